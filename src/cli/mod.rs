@@ -1,0 +1,58 @@
+//! Command-line front end: one file per subcommand; this file only dispatches.
+
+mod bench;
+mod check;
+mod export;
+mod generate;
+mod merge;
+mod solve;
+mod stats;
+
+use clap::{Parser, Subcommand};
+
+/// Bulk generator of unique Killer Sudoku puzzles (and plain and jigsaw Sudoku).
+#[derive(Parser, Debug)]
+#[command(name = "sudoku-press", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate puzzles into a SQLite database.
+    Generate(generate::Args),
+    /// Solve puzzles (or count their solutions).
+    Solve(solve::Args),
+    /// Check a filled or partly filled grid against a puzzle and list every conflict.
+    Check(check::Args),
+    /// Merge shard databases into one.
+    Merge(merge::Args),
+    /// Export puzzles from a database as CSV or JSON lines.
+    Export(export::Args),
+    /// Summarize a database.
+    Stats(stats::Args),
+    /// Measure solver and generator throughput.
+    Bench(bench::Args),
+}
+
+/// Parse arguments and run the chosen subcommand.
+pub fn run() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Generate(args) => generate::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
+}
+
+/// Is this error (anywhere in its chain) a broken pipe on output? That is a normal end.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

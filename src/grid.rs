@@ -1,0 +1,94 @@
+//! `Grid`: a value (or nothing) for every cell of an N x N grid.
+
+use crate::bitset::DigitSet;
+use crate::geometry::{Cell, Digit, Geometry, House};
+
+/// Digits placed on an N x N grid; an empty cell holds no digit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid {
+    size: u8,
+    values: Vec<u8>,
+}
+
+impl Grid {
+    /// An empty grid of side `size` (callers guarantee `size <= MAX_SIZE`).
+    pub fn empty(size: usize) -> Self {
+        Grid {
+            size: size as u8,
+            values: vec![0; size * size],
+        }
+    }
+    /// A grid from N² raw values, `0` = empty; `None` if a value exceeds `size` or the length is wrong.
+    pub fn from_values(size: usize, values: Vec<u8>) -> Option<Self> {
+        let ok = values.len() == size * size && values.iter().all(|&v| (v as usize) <= size);
+        ok.then_some(Grid {
+            size: size as u8,
+            values,
+        })
+    }
+    /// Side length N.
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+    /// Raw values in cell order, `0` = empty.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+    /// The digit in a cell, if any.
+    pub fn get(&self, cell: Cell) -> Option<Digit> {
+        match self.values[cell.as_index()] {
+            0 => None,
+            v => Some(Digit::new(v)),
+        }
+    }
+    /// Put a digit in a cell, or clear it.
+    pub fn set(&mut self, cell: Cell, digit: Option<Digit>) {
+        self.values[cell.as_index()] = digit.map_or(0, Digit::get);
+    }
+    /// Number of filled cells.
+    pub fn count_filled(&self) -> usize {
+        self.values.iter().filter(|&&v| v != 0).count()
+    }
+    /// Is every cell filled?
+    pub fn is_complete(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+    /// Does no house hold a digit twice? (Empty cells are ignored.)
+    pub fn is_consistent(&self, geometry: &Geometry) -> bool {
+        (0..geometry.house_count()).all(|h| {
+            let mut seen = DigitSet::EMPTY;
+            geometry
+                .house_cells(House::new(h as u8))
+                .into_iter()
+                .all(|c| match self.get(c) {
+                    None => true,
+                    Some(d) if seen.contains(d) => false,
+                    Some(d) => {
+                        seen.insert(d);
+                        true
+                    }
+                })
+        })
+    }
+    /// Is this a complete grid with every house a permutation of 1..=N?
+    pub fn is_solved(&self, geometry: &Geometry) -> bool {
+        self.size() == geometry.size() && self.is_complete() && self.is_consistent(geometry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solved_4x4() {
+        let g = Geometry::standard(4).unwrap();
+        let grid =
+            Grid::from_values(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+        assert!(grid.is_solved(&g));
+        let mut bad = grid.clone();
+        bad.set(Cell::new(0), Some(Digit::new(2)));
+        assert!(!bad.is_solved(&g));
+        assert!(Grid::from_values(4, vec![5; 16]).is_none());
+    }
+}
