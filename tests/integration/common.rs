@@ -1,0 +1,27 @@
+//! Shared helpers for the integration tests.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The built `sudoku-press` binary.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-press"))
+}
+
+/// Run the binary with these arguments (no stdin) and capture its output.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("failed to start sudoku-press")
+}
+
+/// `../shared/data` beside the project, or `None` (with a message) when it is absent.
+pub fn shared_data() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: ../shared/data is absent");
+        None
+    }
+}
