@@ -45,9 +45,9 @@ impl Layout {
         let mut peers = Vec::new();
         let mut peer_start = vec![0u16];
         let mut peer_bits = Vec::with_capacity(cells);
-        for c in 0..cells {
+        for (c, hs) in houses_of.iter().enumerate() {
             let mut bits: Board = [0; 4];
-            for &h in &houses_of[c] {
+            for &h in hs {
                 let h = h as usize;
                 for &p in &houses[h * n..(h + 1) * n] {
                     if p as usize != c {
