@@ -10,6 +10,8 @@ mod combos;
 mod kernel;
 mod layout;
 pub mod reference;
+#[cfg(test)]
+mod tests;
 
 use crate::geometry::Geometry;
 use crate::grid::Grid;
