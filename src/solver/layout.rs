@@ -25,6 +25,12 @@ pub(crate) struct Layout {
     pub(crate) peer_start: Vec<u16>,
     /// The peers of each cell as a bitboard.
     pub(crate) peer_bits: Vec<Board>,
+    /// The cells of each house as a bitboard.
+    pub(crate) house_bits: Vec<Board>,
+    /// The three houses of each cell as a bit set over houses.
+    pub(crate) cell_houses: Vec<u64>,
+    /// The houses that meet a cell or one of its peers, as a bit set over houses.
+    pub(crate) peer_houses: Vec<u64>,
     /// Digit combinations by (count, sum).
     pub(crate) combos: Combos,
 }
@@ -59,6 +65,28 @@ impl Layout {
             peer_start.push(peers.len() as u16);
             peer_bits.push(bits);
         }
+        let house_bits: Vec<Board> = houses
+            .chunks(n)
+            .map(|cells| {
+                let mut bits: Board = [0; 4];
+                for &p in cells {
+                    bits[p as usize >> 6] |= 1 << (p & 63);
+                }
+                bits
+            })
+            .collect();
+        let cell_houses: Vec<u64> = houses_of
+            .iter()
+            .map(|hs| hs.iter().fold(0, |m, &h| m | 1 << h))
+            .collect();
+        let peer_houses = (0..cells)
+            .map(|c| {
+                let start = peer_start[c] as usize..peer_start[c + 1] as usize;
+                peers[start]
+                    .iter()
+                    .fold(cell_houses[c], |m, &p| m | cell_houses[p as usize])
+            })
+            .collect();
         Layout {
             n,
             cells,
@@ -68,6 +96,9 @@ impl Layout {
             peers,
             peer_start,
             peer_bits,
+            house_bits,
+            cell_houses,
+            peer_houses,
             combos: Combos::new(n),
         }
     }
