@@ -7,6 +7,9 @@
 //! digit in the houses that still lack that digit and changed since they were last checked.
 //! The state (boards, unsolved cells, open houses per digit) is copied per branch.
 
+// Word-parallel loops index several W-word boards at once; an index reads clearer there.
+#![allow(clippy::needless_range_loop)]
+
 use super::layout::Layout;
 use super::SolveStats;
 use crate::grid::Grid;
