@@ -6,6 +6,17 @@ use crate::geometry::{Cell, Geometry, House};
 /// A set of up to 256 cells as four machine words, for intersections of peer sets.
 pub(crate) type Board = [u64; 4];
 
+/// Where a box (or jigsaw region) meets a row or column in two or more cells.
+#[derive(Clone, Debug)]
+pub(crate) struct Segment {
+    /// Both houses as a bit set over houses.
+    pub(crate) houses: u64,
+    /// The box's cells outside the intersection.
+    pub(crate) box_rest: Board,
+    /// The line's cells outside the intersection.
+    pub(crate) line_rest: Board,
+}
+
 /// Every table the kernel reads that depends on the geometry only.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -31,6 +42,8 @@ pub(crate) struct Layout {
     pub(crate) cell_houses: Vec<u64>,
     /// The houses that meet a cell or one of its peers, as a bit set over houses.
     pub(crate) peer_houses: Vec<u64>,
+    /// Box-line intersections of two or more cells, for locked candidates.
+    pub(crate) segments: Vec<Segment>,
     /// Digit combinations by (count, sum).
     pub(crate) combos: Combos,
 }
@@ -87,6 +100,20 @@ impl Layout {
                     .fold(cell_houses[c], |m, &p| m | cell_houses[p as usize])
             })
             .collect();
+        let mut segments = Vec::new();
+        for b in 2 * n..3 * n {
+            for line in 0..2 * n {
+                let (bx, ln) = (&house_bits[b], &house_bits[line]);
+                let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
+                if meet.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
+                    segments.push(Segment {
+                        houses: 1 << b | 1 << line,
+                        box_rest: std::array::from_fn(|w| bx[w] & !meet[w]),
+                        line_rest: std::array::from_fn(|w| ln[w] & !meet[w]),
+                    });
+                }
+            }
+        }
         Layout {
             n,
             cells,
@@ -99,6 +126,7 @@ impl Layout {
             house_bits,
             cell_houses,
             peer_houses,
+            segments,
             combos: Combos::new(n),
         }
     }

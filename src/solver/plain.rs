@@ -129,7 +129,10 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             if self.naked_singles(st)? {
                 continue;
             }
-            if !self.hidden_singles(st)? {
+            if self.hidden_singles(st)? {
+                continue;
+            }
+            if !self.locked_candidates(st) {
                 return Ok(());
             }
         }
@@ -198,6 +201,37 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             }
         }
         Ok(any)
+    }
+
+    /// Box-line reduction: a digit confined to the intersection in one of the two houses leaves
+    /// the rest of the other. True if any candidate was removed.
+    fn locked_candidates(&mut self, st: &mut State<N, W>) -> bool {
+        let mut any = false;
+        for e in 0..N {
+            let open = st.open[e];
+            let x = &mut st.dig[e];
+            for seg in &self.layout.segments {
+                if seg.houses & open != seg.houses {
+                    continue;
+                }
+                let (mut in_box, mut in_line) = (0, 0);
+                for i in 0..W {
+                    in_box |= x[i] & seg.box_rest[i];
+                    in_line |= x[i] & seg.line_rest[i];
+                }
+                let rest = match (in_box, in_line) {
+                    (0, l) if l != 0 => &seg.line_rest,
+                    (b, 0) if b != 0 => &seg.box_rest,
+                    _ => continue,
+                };
+                for i in 0..W {
+                    x[i] &= !rest[i];
+                }
+                self.dirty[e] = u64::MAX;
+                any = true;
+            }
+        }
+        any
     }
 
     /// The candidates of cell `c` as a digit set.
