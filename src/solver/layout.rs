@@ -44,6 +44,8 @@ pub(crate) struct Layout {
     pub(crate) peer_houses: Vec<u64>,
     /// Box-line intersections of two or more cells, for locked candidates.
     pub(crate) segments: Vec<Segment>,
+    /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
+    pub(crate) segment_start: Vec<u16>,
     /// Digit combinations by (count, sum).
     pub(crate) combos: Combos,
 }
@@ -101,6 +103,7 @@ impl Layout {
             })
             .collect();
         let mut segments = Vec::new();
+        let mut segment_start = vec![0u16];
         for b in 2 * n..3 * n {
             for line in 0..2 * n {
                 let (bx, ln) = (&house_bits[b], &house_bits[line]);
@@ -113,6 +116,7 @@ impl Layout {
                     });
                 }
             }
+            segment_start.push(segments.len() as u16);
         }
         Layout {
             n,
@@ -127,6 +131,7 @@ impl Layout {
             cell_houses,
             peer_houses,
             segments,
+            segment_start,
             combos: Combos::new(n),
         }
     }

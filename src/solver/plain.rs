@@ -32,6 +32,8 @@ pub(crate) struct PlainSearch<'a, const N: usize, const W: usize> {
     layout: &'a Layout,
     /// Per digit, houses whose candidates for it changed since hidden singles were last sought.
     dirty: [u64; N],
+    /// Digits whose board changed since locked candidates were last sought.
+    locked_dirty: u32,
     limit: usize,
     solutions: &'a mut Vec<Grid>,
     stats: SolveStats,
@@ -70,6 +72,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         let mut search = PlainSearch {
             layout,
             dirty: [all_houses; N],
+            locked_dirty: (1 << N) - 1,
             limit,
             solutions,
             stats: SolveStats {
@@ -110,10 +113,13 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         let layout = self.layout;
         let (w, bit) = (c >> 6, 1u64 << (c & 63));
         let houses = layout.cell_houses[c];
+        let mut had = 1 << d;
         for e in 0..N {
+            had |= (((st.dig[e][w] >> (c & 63)) & 1) as u32) << e;
             st.dig[e][w] &= !bit;
             self.dirty[e] |= houses;
         }
+        self.locked_dirty |= had;
         let peers = &layout.peer_bits[c];
         for i in 0..W {
             st.dig[d][i] &= !peers[i];
@@ -207,28 +213,39 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     /// the rest of the other. True if any candidate was removed.
     fn locked_candidates(&mut self, st: &mut State<N, W>) -> bool {
         let mut any = false;
-        for e in 0..N {
+        let mut digits = std::mem::take(&mut self.locked_dirty);
+        while digits != 0 {
+            let e = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let open = st.open[e];
             let x = &mut st.dig[e];
-            for seg in &self.layout.segments {
-                if seg.houses & open != seg.houses {
-                    continue;
+            let layout = self.layout;
+            let mut boxes = open >> (2 * N);
+            while boxes != 0 {
+                let b = boxes.trailing_zeros() as usize;
+                boxes &= boxes - 1;
+                let range = layout.segment_start[b] as usize..layout.segment_start[b + 1] as usize;
+                for seg in &layout.segments[range] {
+                    if seg.houses & open != seg.houses {
+                        continue;
+                    }
+                    let (mut in_box, mut in_line) = (0, 0);
+                    for i in 0..W {
+                        in_box |= x[i] & seg.box_rest[i];
+                        in_line |= x[i] & seg.line_rest[i];
+                    }
+                    let rest = match (in_box, in_line) {
+                        (0, l) if l != 0 => &seg.line_rest,
+                        (b, 0) if b != 0 => &seg.box_rest,
+                        _ => continue,
+                    };
+                    for i in 0..W {
+                        x[i] &= !rest[i];
+                    }
+                    self.dirty[e] = u64::MAX;
+                    self.locked_dirty |= 1 << e;
+                    any = true;
                 }
-                let (mut in_box, mut in_line) = (0, 0);
-                for i in 0..W {
-                    in_box |= x[i] & seg.box_rest[i];
-                    in_line |= x[i] & seg.line_rest[i];
-                }
-                let rest = match (in_box, in_line) {
-                    (0, l) if l != 0 => &seg.line_rest,
-                    (b, 0) if b != 0 => &seg.box_rest,
-                    _ => continue,
-                };
-                for i in 0..W {
-                    x[i] &= !rest[i];
-                }
-                self.dirty[e] = u64::MAX;
-                any = true;
             }
         }
         any
@@ -298,6 +315,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
                 }
             } else {
                 self.dirty = [0; N];
+                self.locked_dirty = 0;
             }
         }
         false
