@@ -262,8 +262,9 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         mask
     }
 
-    /// The unsolved cell to branch on: one with two candidates if any, else three, else the
-    /// unsolved cell with the fewest.
+    /// The unsolved cell to branch on: among the cells with two candidates, the one with the most
+    /// unsolved peers (its choice settles the most; measured: top1465 nodes 60 -> 26 against
+    /// the first such cell); without one, the first cell with three, else the fewest.
     fn choose(&self, st: &State<N, W>) -> Option<usize> {
         let (mut ones, mut twos, mut threes, mut fours) =
             ([0u64; W], [0u64; W], [0u64; W], [0u64; W]);
@@ -275,13 +276,28 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
                 ones[i] |= board[i];
             }
         }
-        for level in [
-            std::array::from_fn::<u64, W, _>(|i| st.unsolved[i] & !threes[i]),
-            std::array::from_fn::<u64, W, _>(|i| st.unsolved[i] & !fours[i]),
-        ] {
-            if let Some(i) = level.iter().position(|&v| v != 0) {
-                return Some(i * 64 + level[i].trailing_zeros() as usize);
+        let mut best = None;
+        let mut best_score = 0;
+        for i in 0..W {
+            let mut pairs = st.unsolved[i] & !threes[i];
+            while pairs != 0 {
+                let c = i * 64 + pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let peers = &self.layout.peer_bits[c];
+                let score = 1
+                    + (0..W)
+                        .map(|j| (peers[j] & st.unsolved[j]).count_ones())
+                        .sum::<u32>();
+                if score > best_score {
+                    (best, best_score) = (Some(c), score);
+                }
             }
+        }
+        if best.is_some() {
+            return best;
+        }
+        if let Some(i) = (0..W).find(|&i| st.unsolved[i] & !fours[i] != 0) {
+            return Some(i * 64 + (st.unsolved[i] & !fours[i]).trailing_zeros() as usize);
         }
         (0..N * N)
             .filter(|&c| st.unsolved[c >> 6] & (1 << (c & 63)) != 0)
