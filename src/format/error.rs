@@ -148,3 +148,17 @@ pub fn expected(what: impl Into<String>, found: &str) -> ErrorKind {
         found: excerpt(found),
     }
 }
+
+/// The 1-based cage a puzzle error is about, if it is about one cage.
+pub fn cage_of(err: &PuzzleError) -> Option<usize> {
+    match *err {
+        PuzzleError::CellOutOfRange { cage, .. }
+        | PuzzleError::CageTooLarge { cage, .. }
+        | PuzzleError::ImpossibleSum { cage, .. }
+        | PuzzleError::Overlap { second: cage, .. }
+        | PuzzleError::EmptyCage(cage)
+        | PuzzleError::Disconnected(cage)
+        | PuzzleError::CageGivens(cage) => Some(cage),
+        PuzzleError::GivensSize { .. } | PuzzleError::GivenConflict { .. } => None,
+    }
+}

@@ -4,10 +4,14 @@ pub mod error;
 pub mod jsonl;
 pub mod lines;
 pub mod plain;
+pub mod seed;
+pub mod sudocue;
 
 pub use error::{ErrorKind, FormatError};
 pub use jsonl::{write_jsonl, Object};
 pub use plain::write_plain;
+pub use seed::{write_rows, write_seed};
+pub use sudocue::write_sudocue;
 
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -20,28 +24,66 @@ pub const SIZES: [usize; 6] = [4, 6, 8, 9, 12, 16];
 /// A puzzle file format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// The source documents' killer text: cage count, then "cells sum" and "row col" lines.
+    Seed,
     /// N² characters a line, `.` or `0` empty.
     Plain,
     /// One puzzle JSON object a line.
     Jsonl,
+    /// The SudoCue / JSudoku / SudokuSolver killer code `3x3::k:...`, one a line.
+    Sudocue,
 }
 
 impl Format {
+    /// Every format, in the order `--format` lists them.
+    pub const ALL: [Format; 4] = [Format::Seed, Format::Plain, Format::Jsonl, Format::Sudocue];
+
     /// The format's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
+            Format::Seed => "seed",
             Format::Plain => "plain",
             Format::Jsonl => "jsonl",
+            Format::Sudocue => "sudocue",
         }
     }
 }
 
-/// Guess the format from the first non-blank line of the input.
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| format!("unknown format `{name}`: use seed, plain, jsonl or sudocue"))
+    }
+}
+
+/// Guess the format from the first line of the input that is not blank or a comment.
 pub fn detect(first_line: &str) -> Option<Format> {
     let text = first_line.trim();
+    let is_plain = |t: &str| !t.is_empty() && t.chars().all(|c| plain::char_value(c).is_some());
     if text.starts_with('{') {
         Some(Format::Jsonl)
-    } else if !text.is_empty() && text.chars().all(|c| plain::char_value(c).is_some()) {
+    } else if sudocue::looks_like(text) {
+        Some(Format::Sudocue)
+    } else if is_plain(text) && plain::size_of_len(text.len()).is_some() {
+        Some(Format::Plain)
+    } else if seed::strip_comment(text)
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+    {
+        // A lone whole number: the seed format's cage count.
+        Some(Format::Seed)
+    } else if is_plain(text) {
+        // Plain characters of the wrong length: let the plain reader say what is wrong.
         Some(Format::Plain)
     } else {
         None
@@ -69,8 +111,9 @@ pub struct Reader<R> {
     failed: bool,
 }
 
+/// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
 fn is_content(text: &str) -> bool {
-    let text = text.trim();
+    let text = seed::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
 
@@ -110,17 +153,21 @@ impl<R: BufRead> Reader<R> {
         let Some(line) = self.next_line()? else {
             return Ok(None);
         };
+        let number = line.number;
+        let single = |puzzle| Entry {
+            line: number,
+            puzzle,
+            solution: None,
+            object: None,
+        };
         let entry = match self.format {
-            Format::Plain => Entry {
-                line: line.number,
-                puzzle: plain::parse_line(&line.text, line.number)?,
-                solution: None,
-                object: None,
-            },
+            Format::Seed => single(seed::parse(line, &mut self.lines)?),
+            Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
+            Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
-                let parsed = jsonl::parse_line(&line.text, line.number)?;
+                let parsed = jsonl::parse_line(&line.text, number)?;
                 Entry {
-                    line: line.number,
+                    line: number,
                     puzzle: parsed.puzzle,
                     solution: parsed.solution,
                     object: Some(parsed.object),
