@@ -9,6 +9,7 @@
 use super::cages::CageSet;
 use super::layout::{board_cells, Board, Layout};
 use super::SolveStats;
+use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
 
 /// Houses of the largest grid (3 x 16).
@@ -24,8 +25,10 @@ type Step = Result<(), Contradiction>;
 
 /// The search state copied at every branch: candidates of each cell, placed digits per house.
 #[derive(Clone, Copy)]
-pub(crate) struct State<const NC: usize> {
-    cand: [u16; NC],
+pub(crate) struct State {
+    /// Candidates per cell; always 256 long, so indexing by a `u8` cell needs no bounds check
+    /// (measured: 7% fewer instructions on 9x9 killers than an 81-cell state).
+    cand: [u16; MAX_CELLS],
     placed: [u16; MAX_HOUSES],
 }
 
@@ -40,7 +43,7 @@ fn digit_of(single: u16) -> usize {
 }
 
 /// One search over one puzzle: the tables it reads, its scratch queue and what it found.
-pub(crate) struct Search<'a, const NC: usize> {
+pub(crate) struct Search<'a> {
     layout: &'a Layout,
     cages: &'a CageSet,
     killer: bool,
@@ -54,7 +57,7 @@ pub(crate) struct Search<'a, const NC: usize> {
     stats: SolveStats,
 }
 
-impl<'a, const NC: usize> Search<'a, NC> {
+impl<'a> Search<'a> {
     /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
     pub(crate) fn run(
         layout: &'a Layout,
@@ -75,7 +78,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
             stats: SolveStats::default(),
         };
         let mut st = State {
-            cand: [0; NC],
+            cand: [0; MAX_CELLS],
             placed: [0; MAX_HOUSES],
         };
         st.cand[..layout.cells].fill(layout.all);
@@ -113,7 +116,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Make `c` hold the single digit `b` (one of its candidates) and queue it.
     #[inline]
-    fn set(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+    fn set(&mut self, st: &mut State, c: usize, b: u16) -> Step {
         let x = st.cand[c];
         if x & b == 0 {
             return Err(Contradiction);
@@ -128,7 +131,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Narrow `c` to `y` (a subset of its candidates), queueing it if it became single.
     #[inline]
-    fn narrow(&mut self, st: &mut State<NC>, c: usize, y: u16) -> Step {
+    fn narrow(&mut self, st: &mut State, c: usize, y: u16) -> Step {
         let x = st.cand[c];
         if y != x {
             if y == 0 {
@@ -144,7 +147,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Remove digit `b` from cell `c` (of another cage than the one being examined).
     #[inline]
-    fn eliminate(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+    fn eliminate(&mut self, st: &mut State, c: usize, b: u16) -> Step {
         let x = st.cand[c];
         if x & b != 0 {
             let y = x ^ b;
@@ -162,7 +165,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Remove the digit of the single cell `c` from all its peers.
     #[inline]
-    fn assign(&mut self, st: &mut State<NC>, c: usize) -> Step {
+    fn assign(&mut self, st: &mut State, c: usize) -> Step {
         let layout = self.layout;
         let b = st.cand[c];
         for &h in &layout.houses_of[c] {
@@ -195,7 +198,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Apply every deduction until none applies (or a contradiction shows).
-    fn propagate(&mut self, st: &mut State<NC>) -> Step {
+    fn propagate(&mut self, st: &mut State) -> Step {
         loop {
             while self.qlen > 0 {
                 self.qlen -= 1;
@@ -230,7 +233,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// A digit with one place left in a house goes there; a digit with none is a contradiction.
-    fn hidden_singles(&mut self, st: &mut State<NC>) -> Step {
+    fn hidden_singles(&mut self, st: &mut State) -> Step {
         let layout = self.layout;
         let all = layout.all;
         for h in 0..3 * layout.n {
@@ -265,7 +268,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
-    fn cage(&mut self, st: &mut State<NC>, i: usize) -> Step {
+    fn cage(&mut self, st: &mut State, i: usize) -> Step {
         let layout = self.layout;
         let cells = self.cages.cells_of(i);
         let mut used = 0u16;
@@ -303,7 +306,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
-    fn cage_pair(&mut self, st: &mut State<NC>, a: usize, b: usize, s: usize, used: u16) -> Step {
+    fn cage_pair(&mut self, st: &mut State, a: usize, b: usize, s: usize, used: u16) -> Step {
         if s < 3 || s > 2 * self.layout.n - 1 {
             return Err(Contradiction);
         }
@@ -326,7 +329,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Three or more open cells: keep the combinations that avoid placed digits and that every
     /// open cell can take part in.
-    fn cage_combos(&mut self, st: &mut State<NC>, open: &[u8], s: usize, used: u16) -> Step {
+    fn cage_combos(&mut self, st: &mut State, open: &[u8], s: usize, used: u16) -> Step {
         let mut xs = [0u16; 16];
         let mut union = 0u16;
         for (x, &c) in xs.iter_mut().zip(open) {
@@ -353,7 +356,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
     /// there; otherwise it leaves every cell that sees all the cells that can take it.
-    fn point(&mut self, st: &mut State<NC>, open: &[u8], required: u16) -> Step {
+    fn point(&mut self, st: &mut State, open: &[u8], required: u16) -> Step {
         let layout = self.layout;
         let mut req = required;
         while req != 0 {
@@ -387,7 +390,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Branch on the open cell with the fewest candidates; true once `limit` solutions are found.
-    fn branch(&mut self, st: &State<NC>) -> bool {
+    fn branch(&mut self, st: &State) -> bool {
         let cells = self.layout.cells;
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
@@ -425,7 +428,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
         false
     }
 
-    fn record(&mut self, st: &State<NC>) {
+    fn record(&mut self, st: &State) {
         let values = st.cand[..self.layout.cells]
             .iter()
             .map(|&x| digit_of(x) as u8)
