@@ -1,6 +1,6 @@
 //! Per-puzzle cage tables, rebuilt in place for each puzzle (no allocation once warm).
 
-use super::layout::Layout;
+use crate::geometry::MAX_CELLS;
 use crate::puzzle::Puzzle;
 
 /// One sum constraint over distinct digits, as the kernel reads it.
@@ -15,24 +15,33 @@ pub(crate) struct CageInfo {
 }
 
 /// The cages of one puzzle, flattened.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct CageSet {
     /// Every cage's cells, one cage after another.
     pub(crate) cells: Vec<u8>,
     /// The cages.
     pub(crate) cages: Vec<CageInfo>,
-    /// The cage of each cell; uncaged cells point at the slot just past the last cage.
-    pub(crate) cage_of: Vec<u16>,
+    /// The cage of each cell; uncaged cells point at the slot just past the last cage. Always 256
+    /// long so that indexing by a `u8` cell needs no bounds check.
+    pub(crate) cage_of: [u16; MAX_CELLS],
+}
+
+impl Default for CageSet {
+    fn default() -> Self {
+        CageSet {
+            cells: Vec::new(),
+            cages: Vec::new(),
+            cage_of: [0; MAX_CELLS],
+        }
+    }
 }
 
 impl CageSet {
     /// Refill the tables from `puzzle`'s cages.
-    pub(crate) fn load(&mut self, puzzle: &Puzzle, layout: &Layout) {
+    pub(crate) fn load(&mut self, puzzle: &Puzzle) {
         self.cells.clear();
         self.cages.clear();
-        self.cage_of.clear();
-        let none = puzzle.cages().len() as u16;
-        self.cage_of.resize(layout.cells, none);
+        self.cage_of.fill(puzzle.cages().len() as u16);
         for (i, cage) in puzzle.cages().iter().enumerate() {
             self.cages.push(CageInfo {
                 start: self.cells.len() as u16,

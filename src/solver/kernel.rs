@@ -7,15 +7,18 @@
 //! geometry) and `CageSet` (per puzzle), so the search never allocates.
 
 use super::cages::CageSet;
-use super::layout::{board_cells, Board, Layout};
+use super::layout::{Board, Layout};
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
 
 /// Houses of the largest grid (3 x 16).
 const MAX_HOUSES: usize = 48;
-/// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells.
-const DIRTY_WORDS: usize = 5;
+/// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells, rounded up to a
+/// power of two so that a masked word index needs no bounds check.
+const DIRTY_WORDS: usize = 8;
+/// Length of the queue of new singles, a power of two above the cell count for the same reason.
+const QUEUE: usize = 512;
 
 /// A dead end: some cell, house or cage has no possible digit left.
 #[derive(Debug)]
@@ -48,7 +51,7 @@ pub(crate) struct Search<'a> {
     cages: &'a CageSet,
     killer: bool,
     /// Cells that became single and still have to be removed from their peers.
-    queue: [u8; 257],
+    queue: [u8; QUEUE],
     qlen: usize,
     /// Cages whose cells changed since they were last examined.
     dirty: [u64; DIRTY_WORDS],
@@ -70,7 +73,7 @@ impl<'a> Search<'a> {
             layout,
             cages,
             killer: !cages.is_empty(),
-            queue: [0; 257],
+            queue: [0; QUEUE],
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
             limit,
@@ -98,13 +101,13 @@ impl<'a> Search<'a> {
 
     #[inline(always)]
     fn push(&mut self, c: usize) {
-        self.queue[self.qlen] = c as u8;
+        self.queue[self.qlen & (QUEUE - 1)] = c as u8;
         self.qlen += 1;
     }
 
     #[inline(always)]
     fn mark(&mut self, cage: usize) {
-        self.dirty[cage >> 6] |= 1 << (cage & 63);
+        self.dirty[(cage >> 6) & (DIRTY_WORDS - 1)] |= 1 << (cage & 63);
     }
 
     #[inline(always)]
@@ -184,11 +187,11 @@ impl<'a> Search<'a> {
             st.cand[p] = y;
             emptied |= y == 0;
             let changed = x != y;
-            self.queue[self.qlen] = p as u8;
+            self.queue[self.qlen & (QUEUE - 1)] = p as u8;
             self.qlen += (changed && is_single(y)) as usize;
             if killer {
                 let k = self.cages.cage_of[p] as usize;
-                self.dirty[k >> 6] |= (changed as u64) << (k & 63);
+                self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= (changed as u64) << (k & 63);
             }
         }
         if emptied {
@@ -202,7 +205,7 @@ impl<'a> Search<'a> {
         loop {
             while self.qlen > 0 {
                 self.qlen -= 1;
-                let c = self.queue[self.qlen] as usize;
+                let c = self.queue[self.qlen & (QUEUE - 1)] as usize;
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
@@ -371,7 +374,7 @@ impl<'a> Search<'a> {
                     count += 1;
                     last = c;
                     let peers = &layout.peer_bits[c];
-                    for w in 0..4 {
+                    for w in 0..layout.words {
                         common[w] &= peers[w];
                     }
                 }
@@ -380,8 +383,13 @@ impl<'a> Search<'a> {
                 0 => return Err(Contradiction),
                 1 => self.set(st, last, b)?,
                 _ => {
-                    for p in board_cells(&common) {
-                        self.eliminate(st, p as usize, b)?;
+                    for (w, &word) in common[..layout.words].iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let p = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            self.eliminate(st, p, b)?;
+                        }
                     }
                 }
             }

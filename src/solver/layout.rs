@@ -24,6 +24,8 @@ pub(crate) struct Layout {
     pub(crate) n: usize,
     /// Cells N².
     pub(crate) cells: usize,
+    /// Words of a bitboard that hold cells: ceil(N² / 64), at most 4.
+    pub(crate) words: usize,
     /// Digits 1..=N as bits.
     pub(crate) all: u16,
     /// The N cells of house `h` at `houses[h * n..(h + 1) * n]` (rows, columns, boxes).
@@ -121,6 +123,7 @@ impl Layout {
         Layout {
             n,
             cells,
+            words: cells.div_ceil(64),
             all: crate::bitset::DigitSet::all(n).bits(),
             houses,
             houses_of,

@@ -71,7 +71,7 @@ impl Solver {
             &self.geometry,
             "Solver::solve called with a puzzle of another geometry"
         );
-        self.cages.load(puzzle, &self.layout);
+        self.cages.load(puzzle);
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
         let (layout, cages) = (&self.layout, &self.cages);
