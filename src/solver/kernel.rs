@@ -6,7 +6,7 @@
 //! bitboard solvers such as JSolve, fsss2 and tdoku); everything else lives in `Layout` (per
 //! geometry) and `CageSet` (per puzzle), so the search never allocates.
 
-use super::cages::CageSet;
+use super::cages::{CageInfo, CageSet};
 use super::layout::{Board, Layout};
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
@@ -55,6 +55,8 @@ pub(crate) struct Search<'a> {
     qlen: usize,
     /// Cages whose cells changed since they were last examined.
     dirty: [u64; DIRTY_WORDS],
+    /// Derived (rule of 45) constraints whose cells changed since they were last examined.
+    vdirty: u64,
     limit: usize,
     solutions: &'a mut Vec<Grid>,
     stats: SolveStats,
@@ -76,6 +78,7 @@ impl<'a> Search<'a> {
             queue: [0; QUEUE],
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
+            vdirty: 0,
             limit,
             solutions,
             stats: SolveStats::default(),
@@ -87,6 +90,9 @@ impl<'a> Search<'a> {
         st.cand[..layout.cells].fill(layout.all);
         for i in 0..cages.cages.len() {
             search.mark(i);
+        }
+        for i in 0..cages.virtuals.len() {
+            search.vdirty |= 1 << i;
         }
         search.stats.nodes = 1;
         let start = givens.iter().enumerate().try_for_each(|(c, &v)| match v {
@@ -114,6 +120,7 @@ impl<'a> Search<'a> {
     fn mark_cell(&mut self, c: usize) {
         if self.killer {
             self.mark(self.cages.cage_of[c] as usize);
+            self.vdirty |= self.cages.virtual_of[c];
         }
     }
 
@@ -144,6 +151,7 @@ impl<'a> Search<'a> {
             if is_single(y) {
                 self.push(c);
             }
+            self.vdirty |= self.cages.virtual_of[c];
         }
         Ok(())
     }
@@ -180,6 +188,7 @@ impl<'a> Search<'a> {
         // emptied peer is noticed once after the loop.
         let mut emptied = false;
         let killer = self.killer;
+        self.vdirty |= self.cages.virtual_near[c];
         for &p in layout.peers(c) {
             let p = p as usize;
             let x = st.cand[p];
@@ -209,7 +218,18 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                self.cage(st, i)?;
+                self.cage(st, self.cages.cages[i])?;
+                continue;
+            }
+            if self.vdirty != 0 {
+                let i = self.vdirty.trailing_zeros() as usize;
+                self.vdirty &= self.vdirty - 1;
+                let info = self.cages.virtuals[i];
+                if info.distinct {
+                    self.cage(st, info)?;
+                } else {
+                    self.sum_only(st, info)?;
+                }
                 continue;
             }
             self.hidden_singles(st)?;
@@ -271,9 +291,9 @@ impl<'a> Search<'a> {
     }
 
     /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
-    fn cage(&mut self, st: &mut State, i: usize) -> Step {
+    fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
         let layout = self.layout;
-        let cells = self.cages.cells_of(i);
+        let cells = self.cages.cells_in(info);
         let mut used = 0u16;
         let mut placed_sum = 0usize;
         let mut open = [0u8; 16];
@@ -291,7 +311,7 @@ impl<'a> Search<'a> {
                 k += 1;
             }
         }
-        let s = (self.cages.cages[i].sum as usize)
+        let s = (info.sum as usize)
             .checked_sub(placed_sum)
             .ok_or(Contradiction)?;
         match k {
@@ -305,6 +325,56 @@ impl<'a> Search<'a> {
             }
             2 => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
             _ => self.cage_combos(st, &open[..k], s, used),
+        }
+    }
+
+    /// A derived sum over cells that need not differ: one open cell takes the rest, two open
+    /// cells keep partner digits, more keep digits within the bounds the others leave.
+    fn sum_only(&mut self, st: &mut State, info: CageInfo) -> Step {
+        let cells = self.cages.cells_in(info);
+        let mut s = info.sum as usize;
+        let (mut lo, mut hi) = (0usize, 0usize);
+        let mut open = [0u8; 16];
+        let mut k = 0;
+        for &c in cells {
+            let x = st.cand[c as usize];
+            if is_single(x) {
+                s = s.checked_sub(digit_of(x)).ok_or(Contradiction)?;
+            } else {
+                open[k] = c;
+                k += 1;
+                lo += digit_of(x & x.wrapping_neg());
+                hi += 16 - x.leading_zeros() as usize;
+            }
+        }
+        if s < lo || s > hi {
+            return Err(Contradiction);
+        }
+        match k {
+            0 => Ok(()),
+            1 => self.set(st, open[0] as usize, 1 << (s - 1)),
+            2 => {
+                let (a, b) = (open[0] as usize, open[1] as usize);
+                let ya = st.cand[a] & super::combos::mirror(st.cand[b], s);
+                self.narrow(st, a, ya)?;
+                let yb = st.cand[b] & super::combos::mirror(ya, s);
+                self.narrow(st, b, yb)
+            }
+            _ => {
+                for &c in &open[..k] {
+                    let x = st.cand[c as usize];
+                    let (min, max) = (
+                        digit_of(x & x.wrapping_neg()),
+                        16 - x.leading_zeros() as usize,
+                    );
+                    // This cell is at least s minus the others' maxima, at most s minus their minima.
+                    let floor = (s + max).saturating_sub(hi).max(1);
+                    let ceil = (s + min - lo).min(16);
+                    let window = (u32::MAX << (floor - 1)) & (u32::MAX >> (32 - ceil));
+                    self.narrow(st, c as usize, x & window as u16)?;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -431,6 +501,7 @@ impl<'a> Search<'a> {
             } else {
                 self.qlen = 0;
                 self.dirty = [0; DIRTY_WORDS];
+                self.vdirty = 0;
             }
         }
         false

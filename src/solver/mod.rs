@@ -7,6 +7,7 @@
 pub mod bench;
 mod cages;
 mod combos;
+mod innies;
 mod kernel;
 mod layout;
 mod plain;
@@ -71,7 +72,7 @@ impl Solver {
             &self.geometry,
             "Solver::solve called with a puzzle of another geometry"
         );
-        self.cages.load(puzzle);
+        self.cages.load(puzzle, &self.layout);
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
         let (layout, cages) = (&self.layout, &self.cages);
