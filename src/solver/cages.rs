@@ -57,7 +57,7 @@ impl CageSet {
     pub(crate) fn load(&mut self, puzzle: &Puzzle, layout: &Layout) {
         self.cells.clear();
         self.cages.clear();
-        self.cage_of.fill(puzzle.cages().len() as u16);
+        self.cage_of[..layout.cells].fill(puzzle.cages().len() as u16);
         for (i, cage) in puzzle.cages().iter().enumerate() {
             self.cages.push(CageInfo {
                 start: self.cells.len() as u16,
@@ -75,8 +75,8 @@ impl CageSet {
 
     fn load_virtuals(&mut self, layout: &Layout) {
         self.virtuals.clear();
-        self.virtual_of.fill(0);
-        self.virtual_near.fill(0);
+        self.virtual_of[..layout.cells].fill(0);
+        self.virtual_near[..layout.cells].fill(0);
         if self.cages.is_empty() {
             return;
         }

@@ -194,8 +194,8 @@ impl Deriver {
     }
 
     fn push(&mut self, layout: &Layout, cells: Board, len: usize, sum: i64) {
-        let repeat = self.found.iter().any(|v| v.cells == cells);
-        if repeat || self.cages.iter().any(|t| t.cells == cells) {
+        let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
+        if repeat || self.cages.iter().any(|t| t.len == len && t.cells == cells) {
             return;
         }
         // Distinct when every member sees every other member.
