@@ -174,6 +174,24 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
+    /// Remove the digits `gone` from cell `c`.
+    #[inline]
+    fn remove(&mut self, st: &mut State, c: usize, gone: u16) -> Step {
+        let x = st.cand[c];
+        if x & gone != 0 {
+            let y = x & !gone;
+            if y == 0 {
+                return Err(Contradiction);
+            }
+            st.cand[c] = y;
+            if is_single(y) {
+                self.push(c);
+            }
+            self.mark_cell(c);
+        }
+        Ok(())
+    }
+
     /// Remove the digit of the single cell `c` from all its peers.
     #[inline]
     fn assign(&mut self, st: &mut State, c: usize) -> Step {
@@ -233,10 +251,41 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.hidden_singles(st)?;
-            if self.qlen == 0 {
+            if self.qlen == 0 && !self.locked_candidates(st)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Box-line reduction over every segment: a digit of the intersection missing from the rest
+    /// of the box leaves the rest of the line, and one missing from the rest of the line leaves
+    /// the rest of the box. All digits at once, from three unions of candidates. True if any
+    /// candidate was removed.
+    fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        let layout = self.layout;
+        let mut any = false;
+        for seg in &layout.segments {
+            let cells = &layout.segment_cells[seg.start as usize..];
+            let (meet, rest) = (seg.meet as usize, seg.rest as usize);
+            let union = |part: &[u8]| part.iter().fold(0, |u, &c| u | st.cand[c as usize]);
+            let in_meet = union(&cells[..meet]);
+            let in_box = union(&cells[meet..meet + rest]);
+            let in_line = union(&cells[meet + rest..meet + 2 * rest]);
+            let from_line = in_meet & !in_box & in_line;
+            let from_box = in_meet & !in_line & in_box;
+            for (gone, part) in [
+                (from_line, &cells[meet + rest..meet + 2 * rest]),
+                (from_box, &cells[meet..meet + rest]),
+            ] {
+                if gone != 0 {
+                    any = true;
+                    for &c in part {
+                        self.remove(st, c as usize, gone)?;
+                    }
+                }
+            }
+        }
+        Ok(any)
     }
 
     #[inline]
