@@ -232,3 +232,6 @@ mod tests {
         assert!(err.starts_with("line 1: cannot tell the format"), "{err}");
     }
 }
+
+#[cfg(test)]
+mod roundtrip_tests;
