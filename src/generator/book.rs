@@ -10,7 +10,6 @@ use super::layout::{CageLayout, LayoutRules};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
-use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Layout draws before `build_book` gives up.
@@ -51,8 +50,11 @@ pub fn grow<R: Rng>(
     rng: &mut R,
 ) -> Option<CageLayout> {
     let cells = geometry.cell_count();
-    let mut rank: Vec<u16> = (0..cells as u16).collect();
-    rank.shuffle(rng);
+    // Random tie-break keys for the region's cells.
+    let mut rank = vec![0u32; cells];
+    for c in region.iter() {
+        rank[c.as_index()] = rng.random();
+    }
     let mut free_degree: Vec<u8> = geometry
         .cells()
         .map(|c| {

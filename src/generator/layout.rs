@@ -123,14 +123,31 @@ impl CageLayout {
         self.cages[id].len() < max_size && !self.digits[id].contains(digit)
     }
 
-    /// Is cage `id` still connected once `cell` leaves it?
-    pub fn stays_connected_without(&self, geometry: &Geometry, id: usize, cell: Cell) -> bool {
-        let rest: Vec<Cell> = self.cages[id]
-            .iter()
-            .copied()
-            .filter(|&c| c != cell)
-            .collect();
-        geometry.is_connected(&rest)
+    /// Is cage `id` orthogonally connected? (Allocation-free for cages of up to 32 cells.)
+    pub fn is_connected(&self, geometry: &Geometry, id: usize) -> bool {
+        let cells = &self.cages[id];
+        let k = cells.len();
+        if k > 32 {
+            return geometry.is_connected(cells);
+        }
+        let n = geometry.size();
+        let adjacent = |a: Cell, b: Cell| {
+            let (a, b) = (a.as_index(), b.as_index());
+            (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
+        };
+        let all = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
+        let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            for (j, &other) in cells.iter().enumerate() {
+                if seen & (1 << j) == 0 && adjacent(cells[i], other) {
+                    seen |= 1 << j;
+                    todo |= 1 << j;
+                }
+            }
+        }
+        seen == all
     }
 
     /// The ids of the cages orthogonally next to `cell`, other than its own, without repeats.
@@ -241,6 +258,10 @@ mod tests {
             !layout.accepts(a, d(9), 4),
             "digit 1 of r3c2 is already in cage a"
         );
+        assert!(layout.is_connected(&g, a) && layout.is_connected(&g, b));
+        layout.push(b, Cell::new(12), d(12));
+        assert!(!layout.is_connected(&g, b), "r1c3 and r4c1 do not touch");
+        layout.release(Cell::new(12), d(12));
         assert!(layout.absorb_singles(&g, &s, 4));
         assert_eq!(layout.count_cages(), 1);
         assert_eq!(layout.to_cages(&s)[0].sum, 6);

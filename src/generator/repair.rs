@@ -44,13 +44,10 @@ pub fn repair<R: Rng>(
     rules: &LayoutRules,
     rng: &mut R,
 ) -> bool {
-    let admitted = |layout: &CageLayout| {
-        alternatives
-            .iter()
-            .filter(|a| layout.admits(solution, a))
-            .count()
-    };
-    let before = admitted(layout);
+    let before = alternatives
+        .iter()
+        .filter(|a| layout.admits(solution, a))
+        .count();
     let Some(target) = alternatives.iter().find(|a| layout.admits(solution, a)) else {
         return true;
     };
@@ -64,40 +61,76 @@ pub fn repair<R: Rng>(
     while spares.len() < SPARES {
         spares.push(layout.open_empty());
     }
-    let mut candidates = candidates(layout, geometry, solution, &diff, &spares, rules, rng);
-    candidates.shuffle(rng);
-    let mut best: Option<((usize, u8, usize), usize)> = None;
-    for (i, cand) in candidates.iter().enumerate() {
-        let Some(undo) = try_apply(layout, geometry, solution, &cand.moves, rules) else {
-            continue;
-        };
-        let big = touched(&cand.moves, &undo)
-            .filter(|&id| layout.cells(id).len() >= 5)
-            .count();
-        let score = (admitted(layout), cand.cost, big);
-        revert(layout, solution, &undo);
-        if score.0 < before && best.as_ref().map_or(true, |(s, _)| score < *s) {
-            best = Some((score, i));
-        }
+    let mut edits = local_edits(layout, geometry, &diff, spares[0], rules, rng);
+    let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
+    around.sort_unstable();
+    around.dedup();
+    for &id in &around {
+        edits.extend(regrown(
+            layout,
+            geometry,
+            solution,
+            &[id],
+            &spares,
+            rules,
+            rng,
+        ));
     }
+    edits.extend(regrown(
+        layout, geometry, solution, &around, &spares, rules, rng,
+    ));
+    let best = best_edit(layout, geometry, solution, alternatives, &edits, rules, rng);
     match best {
-        Some((_, i)) => {
-            try_apply(layout, geometry, solution, &candidates[i].moves, rules)
+        Some((score, i)) if score.0 < before => {
+            try_apply(layout, geometry, solution, &edits[i].moves, rules)
                 .expect("the chosen edit applied before");
             true
         }
-        None => false,
+        _ => false,
     }
 }
 
-/// Exchanges, moves (re-homing the partner of a dissolved pair), merges, splits and regrown
-/// neighbourhoods around `diff`.
-fn candidates<R: Rng>(
-    layout: &CageLayout,
+/// The best of `edits` (in random order among equals) with its score: alternatives still
+/// admitted, cost, cages of five or more cells touched.
+fn best_edit<R: Rng>(
+    layout: &mut CageLayout,
     geometry: &Geometry,
     solution: &Grid,
+    alternatives: &[Grid],
+    edits: &[Candidate],
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> Option<((usize, u8, usize), usize)> {
+    let mut order: Vec<usize> = (0..edits.len()).collect();
+    order.shuffle(rng);
+    let mut best: Option<((usize, u8, usize), usize)> = None;
+    for i in order {
+        let edit = &edits[i];
+        let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, rules) else {
+            continue;
+        };
+        let big = touched(&edit.moves, &undo)
+            .filter(|&id| layout.cells(id).len() >= 5)
+            .count();
+        let admitted = alternatives
+            .iter()
+            .filter(|a| layout.admits(solution, a))
+            .count();
+        revert(layout, solution, &undo);
+        let score = (admitted, edit.cost, big);
+        if best.as_ref().map_or(true, |(s, _)| score < *s) {
+            best = Some((score, i));
+        }
+    }
+    best
+}
+
+/// Exchanges, moves (re-homing the partner of a dissolved pair), merges and splits around `diff`.
+fn local_edits<R: Rng>(
+    layout: &CageLayout,
+    geometry: &Geometry,
     diff: &[Cell],
-    spares: &[usize],
+    spare: usize,
     rules: &LayoutRules,
     rng: &mut R,
 ) -> Vec<Candidate> {
@@ -144,30 +177,12 @@ fn candidates<R: Rng>(
             for _ in 0..SPLITS_PER_CAGE {
                 let part = random_part(geometry, cells, rng);
                 out.push(Candidate {
-                    moves: part.into_iter().map(|c| (c, spares[0])).collect(),
+                    moves: part.into_iter().map(|c| (c, spare)).collect(),
                     cost: 1,
                 });
             }
         }
-        out.extend(regrown(
-            layout,
-            geometry,
-            solution,
-            &[id],
-            spares,
-            rules,
-            rng,
-        ));
     }
-    out.extend(regrown(
-        layout,
-        geometry,
-        solution,
-        &split_cages,
-        spares,
-        rules,
-        rng,
-    ));
     out
 }
 
@@ -260,7 +275,7 @@ fn try_apply(
             cells.is_empty()
                 || (cells.len() <= rules.max_size
                     && (cells.len() >= 2 || rules.allow_singles)
-                    && geometry.is_connected(cells))
+                    && layout.is_connected(geometry, id))
         });
     if valid {
         return Some(undo);

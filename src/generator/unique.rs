@@ -18,6 +18,10 @@ use crate::solver::{self, SolveStats};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+/// Solutions asked of each check: two decide uniqueness; a few more teach the repairs more
+/// second solutions per call.
+const SOLUTION_LIMIT: usize = 4;
+
 /// Counts solver calls and keeps the statistics of the last one.
 #[derive(Clone, Debug, Default)]
 pub struct Checker {
@@ -39,7 +43,7 @@ pub enum Verdict {
 impl Checker {
     /// Is `solution` the only solution of `puzzle`? (`solution` must solve it.)
     pub fn check(&mut self, puzzle: &Puzzle, solution: &Grid) -> Verdict {
-        let report = solver::solve(puzzle, 2);
+        let report = solver::solve(puzzle, SOLUTION_LIMIT);
         self.calls += 1;
         self.last = report.stats;
         if report.solutions.len() < 2 {
