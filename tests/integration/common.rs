@@ -12,7 +12,10 @@ pub fn bin() -> Command {
 
 /// Run the binary with these arguments (no stdin) and capture its output.
 pub fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("failed to start sudoku-press")
+    bin()
+        .args(args)
+        .output()
+        .expect("failed to start sudoku-press")
 }
 
 /// `../shared/data` beside the project, or `None` (with a message) when it is absent.
