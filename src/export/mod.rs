@@ -20,7 +20,7 @@ pub enum ExportError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Writing the output failed.
-    #[error("cannot write the export: {0}")]
+    #[error("cannot write the export")]
     Io(#[from] std::io::Error),
 }
 

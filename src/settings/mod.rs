@@ -97,7 +97,7 @@ impl fmt::Display for Origin {
 #[derive(Debug, Error)]
 pub enum SettingsError {
     /// The config file cannot be read.
-    #[error("{path}: cannot read the settings file: {source}")]
+    #[error("{path}: cannot read the settings file")]
     Read {
         /// The file.
         path: PathBuf,
@@ -125,7 +125,7 @@ pub enum SettingsError {
         origin: Origin,
     },
     /// A generator setting that does not work.
-    #[error("[generator]{batch} {origin}: {source}")]
+    #[error("[generator]{batch} {origin}")]
     Generator {
         /// `" (batch NAME)"` or empty.
         batch: String,
@@ -222,10 +222,7 @@ pub fn load(path: Option<&Path>) -> Result<Vec<Batch>, SettingsError> {
         ),
         None => (DEFAULT_TOML.to_string(), Origin::Defaults),
     };
-    let file: SettingsFile = toml::from_str(&text).map_err(|e| SettingsError::Parse {
-        origin: origin.clone(),
-        message: e.to_string(),
-    })?;
+    let file: SettingsFile = toml::from_str(&text).map_err(|e| parse_error(&text, &e, &origin))?;
     let base = Settings {
         run: file.run,
         generator: file.generator,
@@ -246,6 +243,28 @@ pub fn load(path: Option<&Path>) -> Result<Vec<Batch>, SettingsError> {
         batch.settings.validate(&batch.name, &origin)?;
     }
     Ok(batches)
+}
+
+/// A one-line parse error: `line L, column C: what`.
+fn parse_error(text: &str, e: &toml::de::Error, origin: &Origin) -> SettingsError {
+    let message = match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = before.len() - start + 1;
+            let excerpt = text[start..].lines().next().unwrap_or("").trim();
+            format!(
+                "line {line}, column {column} ({excerpt:?}): {}",
+                e.message().trim_end().replace('\n', "; ")
+            )
+        }
+        None => e.message().trim_end().to_string(),
+    };
+    SettingsError::Parse {
+        origin: origin.clone(),
+        message,
+    }
 }
 
 /// `base` with one `[[batch]]` table's generator keys laid over its `[generator]`.
@@ -356,10 +375,7 @@ pub fn parse_variant(name: &str) -> Result<Variant, String> {
 impl Settings {
     /// Settings stored with a run (`[run]` + `[generator]` TOML).
     pub fn from_toml(text: &str, origin: &Origin) -> Result<Settings, SettingsError> {
-        toml::from_str(text).map_err(|e| SettingsError::Parse {
-            origin: origin.clone(),
-            message: e.to_string(),
-        })
+        toml::from_str(text).map_err(|e| parse_error(text, &e, origin))
     }
 
     /// These settings as TOML.

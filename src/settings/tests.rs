@@ -8,6 +8,17 @@ fn config(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The error and its sources, as the binary prints them.
+fn full(e: SettingsError) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        text += &format!(": {s}");
+        source = s.source();
+    }
+    text
+}
+
 fn write_temp(text: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("preset.toml");
@@ -59,7 +70,7 @@ fn out_of_range_values_name_key_value_range_and_origin() {
     assert!(msg.starts_with("count = 0 in "), "{msg}");
     assert!(msg.contains("preset.toml") && msg.contains("1 to"), "{msg}");
     let (_dir, path) = write_temp("[generator]\nsize = 17\n");
-    let msg = load(Some(&path)).unwrap_err().to_string();
+    let msg = full(load(Some(&path)).unwrap_err());
     assert!(
         msg.contains("size = 17") && msg.contains("preset.toml"),
         "{msg}"

@@ -68,7 +68,7 @@ pub enum StoreError {
     #[error("{0}: no such database")]
     Missing(PathBuf),
     /// The directory for a new database cannot be created.
-    #[error("{path}: cannot create the directory: {source}")]
+    #[error("{path}: cannot create the directory")]
     CreateDir {
         /// The directory.
         path: PathBuf,
@@ -131,7 +131,7 @@ pub enum StoreError {
     #[error("cannot merge: {0}")]
     Merge(String),
     /// Any other SQLite failure.
-    #[error("{path}: {source}")]
+    #[error("{path}: database error")]
     Sqlite {
         /// The file.
         path: PathBuf,
@@ -296,3 +296,6 @@ fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         _ => StoreError::Sqlite { path, source: e },
     }
 }
+
+#[cfg(test)]
+mod tests;
