@@ -1,1 +1,223 @@
-//! (in progress)
+//! Puzzle file formats: detection, a streaming reader of entries, and one module per format.
+
+pub mod error;
+pub mod jsonl;
+pub mod lines;
+pub mod plain;
+pub mod seed;
+pub mod sudocue;
+
+pub use error::{ErrorKind, FormatError};
+pub use jsonl::{write_jsonl, Object};
+pub use plain::write_plain;
+pub use seed::{write_rows, write_seed};
+pub use sudocue::write_sudocue;
+
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use lines::{Line, Lines};
+use std::io::BufRead;
+
+/// The grid sides the formats read: 4x4 (2x2 boxes), 6x6, 8x8, 9x9, 12x12, 16x16.
+pub const SIZES: [usize; 6] = [4, 6, 8, 9, 12, 16];
+
+/// A puzzle file format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// The source documents' killer text: cage count, then "cells sum" and "row col" lines.
+    Seed,
+    /// N² characters a line, `.` or `0` empty.
+    Plain,
+    /// One puzzle JSON object a line.
+    Jsonl,
+    /// The SudoCue / JSudoku / SudokuSolver killer code `3x3::k:...`, one a line.
+    Sudocue,
+}
+
+impl Format {
+    /// Every format, in the order `--format` lists them.
+    pub const ALL: [Format; 4] = [Format::Seed, Format::Plain, Format::Jsonl, Format::Sudocue];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Seed => "seed",
+            Format::Plain => "plain",
+            Format::Jsonl => "jsonl",
+            Format::Sudocue => "sudocue",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| format!("unknown format `{name}`: use seed, plain, jsonl or sudocue"))
+    }
+}
+
+/// Guess the format from the first line of the input that is not blank or a comment.
+pub fn detect(first_line: &str) -> Option<Format> {
+    let text = first_line.trim();
+    let is_plain = |t: &str| !t.is_empty() && t.chars().all(|c| plain::char_value(c).is_some());
+    if text.starts_with('{') {
+        Some(Format::Jsonl)
+    } else if sudocue::looks_like(text) {
+        Some(Format::Sudocue)
+    } else if is_plain(text) && plain::size_of_len(text.len()).is_some() {
+        Some(Format::Plain)
+    } else if seed::strip_comment(text)
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+    {
+        // A lone whole number: the seed format's cage count.
+        Some(Format::Seed)
+    } else if is_plain(text) {
+        // Plain characters of the wrong length: let the plain reader say what is wrong.
+        Some(Format::Plain)
+    } else {
+        None
+    }
+}
+
+/// One puzzle read from an input.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The line the puzzle starts on (1-based).
+    pub line: usize,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// A solution stored with it, if the format has one.
+    pub solution: Option<Grid>,
+    /// For JSON lines: the original object, extra keys included.
+    pub object: Option<Object>,
+}
+
+/// Reads the entries of an input one at a time (bounded memory, whatever the file's length).
+pub struct Reader<R> {
+    lines: Lines<R>,
+    format: Format,
+    pending: Option<Line>,
+    failed: bool,
+}
+
+/// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
+fn is_content(text: &str) -> bool {
+    let text = seed::strip_comment(text);
+    !text.is_empty() && !text.starts_with('#')
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of `input` in `format`, or in the format detected from its first line.
+    pub fn new(input: R, format: Option<Format>) -> Result<Self, FormatError> {
+        let mut lines = Lines::new(input);
+        let first = lines.next_matching(is_content)?.ok_or(FormatError::Empty)?;
+        let format = match format {
+            Some(f) => f,
+            None => detect(&first.text).ok_or_else(|| {
+                let text = error::excerpt(first.text.trim());
+                FormatError::at(first.number, ErrorKind::Unknown { text })
+            })?,
+        };
+        Ok(Reader {
+            lines,
+            format,
+            pending: Some(first),
+            failed: false,
+        })
+    }
+
+    /// The format being read.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    fn next_line(&mut self) -> Result<Option<Line>, FormatError> {
+        match self.pending.take() {
+            Some(line) => Ok(Some(line)),
+            None => self.lines.next_matching(is_content),
+        }
+    }
+
+    fn next_entry(&mut self) -> Result<Option<Entry>, FormatError> {
+        let Some(line) = self.next_line()? else {
+            return Ok(None);
+        };
+        let number = line.number;
+        let single = |puzzle| Entry {
+            line: number,
+            puzzle,
+            solution: None,
+            object: None,
+        };
+        let entry = match self.format {
+            Format::Seed => single(seed::parse(line, &mut self.lines)?),
+            Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
+            Format::Plain => single(plain::parse_line(&line.text, number)?),
+            Format::Jsonl => {
+                let parsed = jsonl::parse_line(&line.text, number)?;
+                Entry {
+                    line: number,
+                    puzzle: parsed.puzzle,
+                    solution: parsed.solution,
+                    object: Some(parsed.object),
+                }
+            }
+        };
+        Ok(Some(entry))
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Entry, FormatError>;
+
+    /// The next entry; after an error the reader stops.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let result = self.next_entry();
+        self.failed = result.is_err();
+        result.transpose()
+    }
+}
+
+/// Read every entry of a text (for small inputs and tests).
+pub fn read_all(text: &str, format: Option<Format>) -> Result<Vec<Entry>, FormatError> {
+    Reader::new(text.as_bytes(), format)?.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_and_streams_line_formats() {
+        let text = format!("\n# a comment\n{}\n\n{}\n", ".".repeat(81), "1".repeat(16));
+        let mut reader = Reader::new(text.as_bytes(), None).unwrap();
+        assert_eq!(reader.format(), Format::Plain);
+        let first = reader.next().unwrap().unwrap();
+        assert_eq!((first.line, first.puzzle.size()), (3, 9));
+        let err = reader.next().unwrap().unwrap_err();
+        assert_eq!(err.line(), Some(5));
+        assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn empty_and_unknown_inputs_are_errors() {
+        assert!(matches!(read_all("", None), Err(FormatError::Empty)));
+        assert!(matches!(read_all(" \n\n", None), Err(FormatError::Empty)));
+        let err = read_all("hello world", None).unwrap_err().to_string();
+        assert!(err.starts_with("line 1: cannot tell the format"), "{err}");
+    }
+}

@@ -1,0 +1,361 @@
+//! Puzzle JSON lines: one object a line with `size`, `box_rows`/`box_cols` or `regions`, `givens`,
+//! optional `solution` and `cages` (`[{"sum", "cells"}]`, 0-based cell indices); other keys are kept.
+
+use super::error::{excerpt, ErrorKind, FormatError};
+use crate::cage::Cage;
+use crate::geometry::{Cell, Geometry, MAX_SIZE};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use serde_json::{json, Map, Value};
+use std::io::Write;
+
+/// A JSON object, keys in sorted order.
+pub type Object = Map<String, Value>;
+
+/// One parsed line: the puzzle, its stored solution if any, and the whole original object.
+#[derive(Clone, Debug)]
+pub struct JsonPuzzle {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The `solution` field, when present and not null.
+    pub solution: Option<Grid>,
+    /// The object as read, extra keys included.
+    pub object: Object,
+}
+
+/// Parse one JSON line.
+pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        let kind = ErrorKind::Json {
+            column: e.column(),
+            message: e.to_string(),
+        };
+        FormatError::at(line, kind)
+    })?;
+    let Value::Object(object) = value else {
+        return Err(field_error(line, "the line", "a JSON object", &value));
+    };
+    let fields = Fields {
+        object: &object,
+        line,
+    };
+    let (puzzle, solution) = fields.puzzle()?;
+    Ok(JsonPuzzle {
+        puzzle,
+        solution,
+        object,
+    })
+}
+
+fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> FormatError {
+    let kind = ErrorKind::Field {
+        field: field.to_string(),
+        expected: expected.to_string(),
+        found: excerpt(&found.to_string()),
+    };
+    FormatError::at(line, kind)
+}
+
+/// Typed access to the fields of one object, with errors naming the line and field.
+struct Fields<'a> {
+    object: &'a Object,
+    line: usize,
+}
+
+impl Fields<'_> {
+    fn puzzle(&self) -> Result<(Puzzle, Option<Grid>), FormatError> {
+        let at = |e: ErrorKind| FormatError::at(self.line, e);
+        let size = self.uint(self.get("size")?, "size", usize::MAX)?;
+        let geometry = self.geometry(size).map_err(at)?;
+        let givens = self.grid("givens", &geometry)?;
+        let solution = match self.object.get("solution") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(self.grid("solution", &geometry)?),
+        };
+        let cages = match self.object.get("cages") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(value) => self.cages(value, geometry.cell_count())?,
+        };
+        let puzzle = Puzzle::new(geometry, givens, cages).map_err(|e| at(e.into()))?;
+        Ok((puzzle, solution))
+    }
+
+    fn get(&self, field: &str) -> Result<&Value, FormatError> {
+        self.object.get(field).ok_or_else(|| {
+            let kind = ErrorKind::Field {
+                field: field.to_string(),
+                expected: "present".to_string(),
+                found: "nothing (the key is missing)".to_string(),
+            };
+            FormatError::at(self.line, kind)
+        })
+    }
+
+    fn uint(&self, value: &Value, field: &str, max: usize) -> Result<usize, FormatError> {
+        match value.as_u64() {
+            Some(v) if v <= max as u64 => Ok(v as usize),
+            _ if max == usize::MAX => Err(self.error(field, "a whole number", value)),
+            _ => Err(self.error(field, &format!("a whole number from 0 to {max}"), value)),
+        }
+    }
+
+    fn list<'v>(
+        &self,
+        value: &'v Value,
+        field: &str,
+        len: Option<usize>,
+    ) -> Result<&'v [Value], FormatError> {
+        match (value.as_array(), len) {
+            (Some(items), Some(n)) if items.len() == n => Ok(items),
+            (Some(items), None) => Ok(items),
+            (_, Some(n)) => Err(self.error(field, &format!("a list of {n} items"), value)),
+            (None, None) => Err(self.error(field, "a list", value)),
+        }
+    }
+
+    fn error(&self, field: &str, expected: &str, found: &Value) -> FormatError {
+        field_error(self.line, field, expected, found)
+    }
+
+    fn geometry(&self, size: usize) -> Result<Geometry, ErrorKind> {
+        if let Some(regions) = self.object.get("regions") {
+            return self.regions(regions, size);
+        }
+        let rows = self.object.get("box_rows");
+        let cols = self.object.get("box_cols");
+        match (rows, cols) {
+            (None, None) => Ok(Geometry::standard(size)?),
+            (Some(r), Some(c)) => {
+                let r = self.uint(r, "box_rows", MAX_SIZE).map_err(into_kind)?;
+                let c = self.uint(c, "box_cols", MAX_SIZE).map_err(into_kind)?;
+                Ok(Geometry::boxed(size, r, c)?)
+            }
+            (Some(_), None) | (None, Some(_)) => Err(ErrorKind::Field {
+                field: "box_rows/box_cols".to_string(),
+                expected: "both present or both absent".to_string(),
+                found: "only one of them".to_string(),
+            }),
+        }
+    }
+
+    fn regions(&self, value: &Value, size: usize) -> Result<Geometry, ErrorKind> {
+        // Check the size first: it bounds every allocation below.
+        Geometry::standard(size)?;
+        let n = size * size;
+        let lists = self.list(value, "regions", Some(size)).map_err(into_kind)?;
+        let mut region_of = vec![u8::MAX; n];
+        for (r, list) in lists.iter().enumerate() {
+            let field = format!("regions[{r}]");
+            for cell in self.list(list, &field, None).map_err(into_kind)? {
+                let index = self.uint(cell, &field, n - 1).map_err(into_kind)?;
+                if region_of[index] != u8::MAX {
+                    return Err(ErrorKind::Field {
+                        field,
+                        expected: "cells that are in no other region".to_string(),
+                        found: format!("cell {index}, already in regions[{}]", region_of[index]),
+                    });
+                }
+                region_of[index] = r as u8;
+            }
+        }
+        if let Some(missing) = region_of.iter().position(|&r| r == u8::MAX) {
+            return Err(ErrorKind::Field {
+                field: "regions".to_string(),
+                expected: "lists covering every cell once".to_string(),
+                found: format!("cell {missing} in no region"),
+            });
+        }
+        Ok(Geometry::jigsaw(size, region_of)?)
+    }
+
+    fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
+        let (size, n) = (geometry.size(), geometry.cell_count());
+        let items = self.list(self.get(field)?, field, Some(n))?;
+        let values = items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Ok(self.uint(v, &format!("{field}[{i}]"), size)? as u8))
+            .collect::<Result<Vec<u8>, FormatError>>()?;
+        Ok(Grid::from_values(size, values).expect("length and values checked above"))
+    }
+
+    fn cages(&self, value: &Value, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
+        // No more cages than cells: checked before anything is allocated per cage.
+        let items = self.list(value, "cages", None)?;
+        if items.len() > cell_count {
+            let expected = format!("a list of at most {cell_count} cages (one per cell)");
+            return Err(self.error("cages", &expected, &json!(items.len())));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, cage)| {
+                let field = format!("cages[{i}]");
+                let Some(obj) = cage.as_object() else {
+                    return Err(self.error(&field, "an object {\"sum\", \"cells\"}", cage));
+                };
+                let fields = Fields {
+                    object: obj,
+                    line: self.line,
+                };
+                let sum = self.uint(
+                    fields.get("sum")?,
+                    &format!("{field}.sum"),
+                    u16::MAX as usize,
+                )?;
+                let cells_field = format!("{field}.cells");
+                let cells = self
+                    .list(fields.get("cells")?, &cells_field, None)?
+                    .iter()
+                    .map(|c| Ok(Cell::new(self.uint(c, &cells_field, cell_count - 1)? as u8)))
+                    .collect::<Result<Vec<Cell>, FormatError>>()?;
+                Ok(Cage::new(sum as u16, cells))
+            })
+            .collect()
+    }
+}
+
+fn into_kind(err: FormatError) -> ErrorKind {
+    match err {
+        FormatError::At { kind, .. } => kind,
+        other => ErrorKind::Expected {
+            expected: "a readable value".to_string(),
+            found: other.to_string(),
+        },
+    }
+}
+
+/// The JSON object of a puzzle (and its solution, if given), in the data-set layout.
+pub fn to_object(puzzle: &Puzzle, solution: Option<&Grid>) -> Object {
+    let geometry = puzzle.geometry();
+    let mut object = Object::new();
+    object.insert("size".into(), json!(geometry.size()));
+    match geometry.box_shape() {
+        Some((rows, cols)) => {
+            object.insert("box_rows".into(), json!(rows));
+            object.insert("box_cols".into(), json!(cols));
+        }
+        None => {
+            let regions: Vec<Vec<usize>> = (0..geometry.size())
+                .map(|r| {
+                    geometry
+                        .cells()
+                        .filter(|&c| geometry.region(c) == r)
+                        .map(Cell::as_index)
+                        .collect()
+                })
+                .collect();
+            object.insert("regions".into(), json!(regions));
+        }
+    }
+    object.insert("givens".into(), json!(puzzle.givens().values()));
+    let cages: Vec<Value> = puzzle
+        .cages()
+        .iter()
+        .map(|cage| {
+            let cells: Vec<usize> = cage.cells.iter().map(|c| c.as_index()).collect();
+            json!({"sum": cage.sum, "cells": cells})
+        })
+        .collect();
+    object.insert("cages".into(), Value::Array(cages));
+    if let Some(grid) = solution {
+        object.insert("solution".into(), json!(grid.values()));
+    }
+    object
+}
+
+/// Write an object as one JSON line.
+pub fn write_object<W: Write>(out: &mut W, object: &Object) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, object)?;
+    writeln!(out)
+}
+
+/// Write a puzzle (and its solution, if given) as one JSON line.
+pub fn write_jsonl<W: Write>(
+    out: &mut W,
+    puzzle: &Puzzle,
+    solution: Option<&Grid>,
+) -> std::io::Result<()> {
+    write_object(out, &to_object(puzzle, solution))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"{"id": "x", "size": 4, "givens": [0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0],
+        "solution": [2,3,1,4, 4,1,2,3, 3,2,4,1, 1,4,3,2],
+        "cages": [{"sum": 5, "cells": [0, 1]}, {"sum": 7, "cells": [4, 5, 6]}]}"#;
+
+    fn line(text: &str) -> String {
+        text.replace('\n', " ")
+    }
+
+    #[test]
+    fn reads_standard_boxes_when_absent_and_keeps_extra_keys() {
+        let parsed = parse_line(&line(SMALL), 1).unwrap();
+        assert_eq!(parsed.puzzle.geometry(), &Geometry::standard(4).unwrap());
+        assert_eq!(parsed.puzzle.cages().len(), 2);
+        assert_eq!(parsed.solution.unwrap().values()[0], 2);
+        assert_eq!(parsed.object["id"], "x");
+    }
+
+    #[test]
+    fn round_trips_boxes_and_regions() {
+        let parsed = parse_line(&line(SMALL), 1).unwrap();
+        let mut out = Vec::new();
+        write_jsonl(&mut out, &parsed.puzzle, parsed.solution.as_ref()).unwrap();
+        let again = parse_line(std::str::from_utf8(&out).unwrap().trim_end(), 1).unwrap();
+        assert_eq!(again.puzzle, parsed.puzzle);
+        assert_eq!(again.solution, parsed.solution);
+
+        let rows: Vec<u8> = (0..16).map(|i| (i / 4) as u8).collect();
+        let jigsaw = Puzzle::plain(Geometry::jigsaw(4, rows).unwrap(), Grid::empty(4)).unwrap();
+        let text = serde_json::to_string(&to_object(&jigsaw, None)).unwrap();
+        assert_eq!(parse_line(&text, 1).unwrap().puzzle, jigsaw);
+    }
+
+    #[test]
+    fn names_the_field_at_fault() {
+        let cases = [
+            (r#"[1, 2]"#, "`the line` should be a JSON object"),
+            (r#"{"size": 4}"#, "`givens` should be present"),
+            (
+                r#"{"size": 1000000000000, "givens": []}"#,
+                "grid size 1000000000000 is not supported",
+            ),
+            (
+                r#"{"size": 4, "givens": [1, 2]}"#,
+                "`givens` should be a list of 16 items",
+            ),
+            (
+                r#"{"size": 4, "box_rows": 2, "givens": []}"#,
+                "both present or both absent",
+            ),
+            (
+                r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"x"]}"#,
+                "`givens[15]` should be a whole number from 0 to 4",
+            ),
+            (
+                r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "cages": [{"sum": 3, "cells": [0, 16]}]}"#,
+                "`cages[0].cells` should be a whole number from 0 to 15",
+            ),
+            (
+                r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "cages": [{"sum": 30, "cells": [0, 1]}]}"#,
+                "cage 1: 2 distinct digits cannot add up to 30",
+            ),
+            (
+                r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "regions": [[0], [1]]}"#,
+                "`regions` should be a list of 4 items",
+            ),
+            (r#"{"size": 4, "#, "invalid JSON"),
+        ];
+        for (text, want) in cases {
+            let err = parse_line(text, 9).unwrap_err().to_string();
+            assert!(
+                err.starts_with("line 9: ") && err.contains(want),
+                "{text}: {err}"
+            );
+        }
+    }
+}
