@@ -7,31 +7,24 @@
 //! - cage size histogram: `size:count;size:count`, sizes ascending, absent sizes omitted.
 
 use crate::cage::Cage;
+use crate::format::plain;
 use crate::geometry::{Cell, MAX_SIZE};
 use crate::grid::Grid;
 use std::fmt::Write;
 
-const SYMBOLS: &[u8; 17] = b"0123456789ABCDEFG";
+/// Region symbols: `0`-`9`, then `A`-`F`.
+const REGION_SYMBOLS: &[u8; 16] = b"0123456789ABCDEF";
 
-/// The text form of a grid: `.` for empty, `1`-`9`, `A`-`G`.
+/// The text form of a grid: the plain string of `format::plain` (`.`, `1`-`9`, `A`-`G`).
 pub fn grid_to_text(grid: &Grid) -> String {
-    grid.values()
-        .iter()
-        .map(|&v| match v {
-            0 => '.',
-            v => SYMBOLS[v as usize] as char,
-        })
-        .collect()
+    plain::to_plain(grid)
 }
 
 /// A grid of side `size` from its text form, or `None` if the text is not one.
 pub fn grid_from_text(size: usize, text: &str) -> Option<Grid> {
     let values = text
-        .bytes()
-        .map(|b| match b {
-            b'.' => Some(0),
-            _ => symbol_value(b).filter(|&v| v >= 1),
-        })
+        .chars()
+        .map(|ch| plain::char_value(ch).map(|v| v as u8))
         .collect::<Option<Vec<u8>>>()?;
     Grid::from_values(size, values)
 }
@@ -40,19 +33,15 @@ pub fn grid_from_text(size: usize, text: &str) -> Option<Grid> {
 pub fn regions_to_text(region_of: &[u8]) -> String {
     region_of
         .iter()
-        .map(|&r| SYMBOLS[r as usize] as char)
+        .map(|&r| REGION_SYMBOLS[r as usize] as char)
         .collect()
 }
 
 /// A region map from its text form, or `None` if a character is not a region symbol.
 pub fn regions_from_text(text: &str) -> Option<Vec<u8>> {
     text.bytes()
-        .map(|b| symbol_value(b).filter(|&v| v < 16))
+        .map(|b| REGION_SYMBOLS.iter().position(|&s| s == b).map(|p| p as u8))
         .collect()
-}
-
-fn symbol_value(b: u8) -> Option<u8> {
-    SYMBOLS.iter().position(|&s| s == b).map(|p| p as u8)
 }
 
 /// The text form of a cage list: `sum:cell.cell;...`.
@@ -132,6 +121,7 @@ mod tests {
         assert_eq!(&text[..18], ".123456789ABCDEFG.");
         assert_eq!(grid_from_text(16, &text), Some(grid));
         assert_eq!(grid_from_text(4, "12.4x..........."), None);
+        assert_eq!(grid_from_text(4, "12.45..........."), None);
         assert_eq!(grid_from_text(4, "1234"), None);
     }
 
