@@ -22,5 +22,6 @@ if ! "$venv/bin/python" -c "import ortools, sys; sys.exit(ortools.__version__ !=
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "ortools==$ortools_version"
 fi
 
-echo "\`\$ SUDOKU_PRESS_DATA=${SUDOKU_PRESS_DATA:-} scripts/bench_cpsat.sh $*\`"; echo
+env_note="${SUDOKU_PRESS_DATA:+SUDOKU_PRESS_DATA=$SUDOKU_PRESS_DATA }"
+printf '`$ %sscripts/bench_cpsat.sh %s`\n\n' "$env_note" "$*"
 exec "$venv/bin/python" "$root/scripts/bench_cpsat.py" "$@"
