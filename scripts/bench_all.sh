@@ -93,6 +93,7 @@ our_bench() {
         echo "skipped: $SUDOKU_PRESS_DATA is absent"
         return 0
     fi
+    # shellcheck disable=SC2016 # a literal `$ command` line for the report
     printf '`$ SUDOKU_PRESS_DATA=%s cargo run --release -- bench%s`\n\n' "$SUDOKU_PRESS_DATA" "${bench_args[*]/#/ }"
     cargo run --release --quiet -- bench "${bench_args[@]}"
 }

@@ -78,6 +78,7 @@ describe() {
 out_dir="$root/output/solo"
 mkdir -p "$out_dir"
 version="$(dpkg-query -W -f='${Version}' sgt-puzzles 2>/dev/null || "$solo" --version | tail -1)"
+# shellcheck disable=SC2016 # a literal `$ command` line for the report
 printf '`$ scripts/bench_solo.sh --budget %s --seed %s %s`\n\n' "$budget" "$seed" "${levels[*]}"
 echo "Simon Tatham's Solo ($solo, sgt-puzzles $version), one process per level, single-threaded;"
 echo "each level: \`$solo --generate N 'PARAMS#$seed'\`, budget ${budget} s."
