@@ -24,5 +24,5 @@ fi
 
 env_note="${SUDOKU_PRESS_DATA:+SUDOKU_PRESS_DATA=$SUDOKU_PRESS_DATA }"
 # shellcheck disable=SC2016 # a literal `$ command` line for the report
-printf '`$ %sscripts/bench_cpsat.sh %s`\n\n' "$env_note" "$*"
+printf '`$ %sscripts/bench_cpsat.sh%s`\n\n' "$env_note" "${*:+ $*}"
 exec "$venv/bin/python" "$root/scripts/bench_cpsat.py" "$@"

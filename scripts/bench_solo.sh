@@ -34,9 +34,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#levels[@]} -eq 0 ]; then
-    # 9x9 killers basic..unreasonable (extreme is rare: about 7 s a puzzle here), the small
+    # 9x9 killers basic..unreasonable (extreme is rare: 5-7 s a puzzle here), the small
     # killers of ../shared/data, and plain 9x9 at Solo's default (trivial) and basic levels.
-    levels=(3x3kdb:200 3x3kdi:100 3x3kda:100 3x3kdu:40 3x3kde:5 2x2kdb:500 3x2kdi:100 3x3:1000 3x3db:1000)
+    levels=(3x3kdb:200 3x3kdi:100 3x3kda:100 3x3kdu:40 3x3kde:10 2x2kdb:2000 3x2kdi:100 3x3:5000 3x3db:5000)
 fi
 for entry in "${levels[@]}"; do
     if ! [[ "$entry" =~ ^[^:]+:[1-9][0-9]*$ ]]; then
