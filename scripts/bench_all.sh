@@ -9,7 +9,7 @@
 #   --out FILE       where the report goes (default output/bench-report.md)
 # Environment: SUDOKU_PRESS_DATA (default ../shared/data beside the repository) is passed on
 # to every part; BENCH_ARGS, CPSAT_ARGS and SOLO_ARGS add arguments to `sudoku-press bench`,
-# scripts/bench_cpsat.sh and scripts/bench_solo.sh. Parts that need the shared data are
+# scripts/bench_cpsat.sh and scripts/bench_solo.sh (SOLO_ARGS replaces its default, --verify). Parts that need the shared data are
 # skipped with a message when it is absent; a part that fails is reported and the rest still run.
 set -euo pipefail
 
@@ -38,12 +38,12 @@ have_data=0
 [ -d "$SUDOKU_PRESS_DATA/killer" ] && have_data=1
 read -r -a bench_args <<<"${BENCH_ARGS:-}"
 read -r -a cpsat_args <<<"${CPSAT_ARGS:-}"
-read -r -a solo_args <<<"${SOLO_ARGS:-}"
+read -r -a solo_args <<<"${SOLO_ARGS:---verify}"
 if [ "$quick" = 1 ]; then
     count=1000
     plain_count=200
     cpsat_args=(--limit 100 "${cpsat_args[@]}")
-    [ ${#solo_args[@]} -gt 0 ] || solo_args=(--budget 30 3x3kdb:100 3x3kda:20 3x3kdu:10 2x2kdb:100 3x3:200)
+    [ -n "${SOLO_ARGS:-}" ] || solo_args=(--verify --budget 30 3x3kdb:100 3x3kda:20 3x3kdu:10 2x2kdb:100 3x3:200)
 fi
 
 work="$(mktemp -d)"
