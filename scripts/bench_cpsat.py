@@ -211,6 +211,19 @@ def run_set(name: str, puzzles: list[tuple[str, dict]], method: str) -> SetResul
     return result
 
 
+def fmt_rate(count: int, seconds: float) -> str:
+    """Puzzles per second, with more decimals for slow rates."""
+    if seconds <= 0:
+        return "n/a"
+    rate = count / seconds
+    return f"{rate:,.2f}" if rate < 10 else f"{rate:,.1f}"
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def markdown(results: list[SetResult]) -> str:
     """The results as a Markdown table."""
     lines = [
@@ -219,15 +232,14 @@ def markdown(results: list[SetResult]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in results:
-        rate = r.puzzles / r.seconds if r.seconds > 0 else float("nan")
-        cpu_rate = r.puzzles / r.cpu_seconds if r.cpu_seconds > 0 else float("nan")
         unique = "all" if r.unique == r.puzzles else f"{r.unique}/{r.puzzles} (counts {r.counts})"
         matched = "all" if r.matched == r.puzzles else f"{r.matched}/{r.puzzles}"
         if not r.has_solutions:
             matched = "n/a (no stored solution)"
         lines.append(
-            f"| {r.name} | {r.puzzles} | {r.seconds:.2f} | {rate:,.1f} | {r.cpu_seconds:.2f} "
-            f"| {cpu_rate:,.1f} | {r.solver_seconds:.2f} | {unique} | {matched} |"
+            f"| {r.name} | {r.puzzles} | {r.seconds:.2f} | {fmt_rate(r.puzzles, r.seconds)} "
+            f"| {r.cpu_seconds:.2f} | {fmt_rate(r.puzzles, r.cpu_seconds)} | {r.solver_seconds:.2f} "
+            f"| {unique} | {matched} |"
         )
     return "\n".join(lines)
 
@@ -284,6 +296,7 @@ def main(argv: list[str]) -> int:
         return 0
     import ortools
 
+    load_before = load()
     results = []
     for name, path, level in plan:
         try:
@@ -297,6 +310,7 @@ def main(argv: list[str]) -> int:
     limit = f", at most {args.limit} a set" if args.limit else ""
     print(f"CP-SAT (ortools {ortools.__version__}, Python {platform.python_version()}), "
           f"num_workers=1, random_seed=0, count up to 2 by `{args.method}`{limit}")
+    print(f"Load average (1/5/15 min) {load_before} before, {load()} after.")
     print()
     print(markdown(results))
     bad = [r.name for r in results

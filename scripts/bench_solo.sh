@@ -82,6 +82,7 @@ version="$(dpkg-query -W -f='${Version}' sgt-puzzles 2>/dev/null || "$solo" --ve
 printf '`$ scripts/bench_solo.sh --budget %s --seed %s %s`\n\n' "$budget" "$seed" "${levels[*]}"
 echo "Simon Tatham's Solo ($solo, sgt-puzzles $version), one process per level, single-threaded;"
 echo "each level: \`$solo --generate N 'PARAMS#$seed'\`, budget ${budget} s."
+echo "Load average (1/5/15 min) before: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| PARAMS | what | puzzles | wall s | CPU s | puzzles/s | puzzles/CPU s | note | output sha256 |"
 echo "|---|---|---:|---:|---:|---:|---:|---|---|"
@@ -112,8 +113,8 @@ for entry in "${levels[@]}"; do
     awk -v p="$params" -v what="$(describe "$params")" -v n="$made" -v w="$wall" -v u="$user" \
         -v s="$sys" -v note="$note" -v sha="$sha" 'BEGIN {
             cpu = u + s
-            rate = (w > 0) ? sprintf("%.1f", n / w) : "n/a"
-            crate = (cpu > 0) ? sprintf("%.1f", n / cpu) : "n/a"
+            rate = (w > 0) ? sprintf(n / w < 10 ? "%.2f" : "%.1f", n / w) : "n/a"
+            crate = (cpu > 0) ? sprintf(n / cpu < 10 ? "%.2f" : "%.1f", n / cpu) : "n/a"
             printf "| %s | %s | %d | %.2f | %.2f | %s | %s | %s | %s |\n", p, what, n, w, cpu, rate, crate, note, sha
         }'
     if [ "$verify" = 1 ] && [[ "$params" == *k* ]] && [ "$made" -gt 0 ]; then
@@ -121,6 +122,9 @@ for entry in "${levels[@]}"; do
         jsonl_files+=(--file "$out_dir/solo-$params.jsonl")
     fi
 done
+
+echo
+echo "Load average (1/5/15 min) after: $(cut -d' ' -f1-3 /proc/loadavg)."
 
 if [ ${#jsonl_files[@]} -gt 0 ]; then
     echo
