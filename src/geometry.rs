@@ -19,7 +19,7 @@ impl Cell {
     }
     /// The cell with this index, if it lies inside a grid of `cell_count` cells.
     pub fn new_checked(index: usize, cell_count: usize) -> Option<Self> {
-        (index < cell_count && index < MAX_CELLS).then(|| Cell(index as u8))
+        (index < cell_count && index < MAX_CELLS).then_some(Cell(index as u8))
     }
     /// The raw index.
     pub const fn get(self) -> u8 {
@@ -42,7 +42,7 @@ impl Digit {
     }
     /// The digit with this value, if `1 <= value <= size`.
     pub fn new_checked(value: usize, size: usize) -> Option<Self> {
-        (value >= 1 && value <= size && value <= MAX_SIZE).then(|| Digit(value as u8))
+        (value >= 1 && value <= size && value <= MAX_SIZE).then_some(Digit(value as u8))
     }
     /// The digit's value, `1..=N`.
     pub const fn get(self) -> u8 {
@@ -65,7 +65,7 @@ impl House {
     }
     /// The house with this index, if it is one of the `3 * size` houses.
     pub fn new_checked(index: usize, size: usize) -> Option<Self> {
-        (index < 3 * size).then(|| House(index as u8))
+        (index < 3 * size).then_some(House(index as u8))
     }
     /// The raw index.
     pub const fn get(self) -> u8 {

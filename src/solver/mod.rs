@@ -1,35 +1,146 @@
 //! The solver: counts solutions (0, 1, "2 or more") and solves Sudoku and Killer Sudoku puzzles.
+//!
+//! `Solver` keeps the per-geometry tables (houses, peers, cage digit combinations) and reusable
+//! per-puzzle buffers, so repeated calls on one geometry allocate nothing but the solutions they
+//! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
 
+pub mod bench;
+mod cages;
+mod combos;
+mod kernel;
+mod layout;
+mod plain;
 pub mod reference;
+#[cfg(test)]
+mod tests;
 
+use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
+use cages::CageSet;
+use kernel::Search;
+use layout::Layout;
+use plain::PlainSearch;
+use std::cell::RefCell;
 
 /// Work done by one search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolveStats {
-    /// Search nodes visited (propagation rounds).
+    /// Search nodes visited (the root plus one per branch tried).
     pub nodes: u64,
-    /// Branching decisions taken (a cell tried with more than one candidate).
+    /// Branching decisions taken (each digit tried in a cell that had more than one candidate).
     pub guesses: u64,
 }
 
 /// The outcome of a search for up to `limit` solutions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveReport {
-    /// Solutions found, at most `limit`, in search order.
+    /// Solutions found, at most `limit`, in search order; all distinct.
     pub solutions: Vec<Grid>,
     /// Work done.
     pub stats: SolveStats,
 }
 
-/// Up to `limit` solutions of `puzzle`, with statistics.
-pub fn solve(puzzle: &Puzzle, limit: usize) -> SolveReport {
-    // Temporary: the plain search until the fast kernel lands.
-    SolveReport {
-        solutions: reference::brute_force_solutions(puzzle, limit),
-        stats: SolveStats::default(),
+/// A reusable solver for puzzles of one geometry.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    geometry: Geometry,
+    layout: Layout,
+    cages: CageSet,
+}
+
+impl Solver {
+    /// A solver for puzzles of `geometry` (builds its tables once).
+    pub fn new(geometry: &Geometry) -> Self {
+        Solver {
+            geometry: geometry.clone(),
+            layout: Layout::new(geometry),
+            cages: CageSet::default(),
+        }
     }
+
+    /// The geometry this solver was built for.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// Up to `limit` solutions of `puzzle` (whose geometry must be this solver's), with statistics.
+    pub fn solve(&mut self, puzzle: &Puzzle, limit: usize) -> SolveReport {
+        assert_eq!(
+            puzzle.geometry(),
+            &self.geometry,
+            "Solver::solve called with a puzzle of another geometry"
+        );
+        self.cages.load(puzzle, &self.layout);
+        let mut solutions = Vec::with_capacity(limit.min(16));
+        let givens = puzzle.givens().values();
+        let (layout, cages) = (&self.layout, &self.cages);
+        let stats = if cages.is_empty() {
+            run_plain(layout, givens, limit, &mut solutions)
+        } else {
+            run_killer(layout, cages, givens, limit, &mut solutions)
+        };
+        SolveReport { solutions, stats }
+    }
+
+    /// The number of solutions of `puzzle`, counted up to `limit`.
+    pub fn count_solutions(&mut self, puzzle: &Puzzle, limit: usize) -> usize {
+        self.solve(puzzle, limit).solutions.len()
+    }
+}
+
+/// The plain kernel, instantiated for the side N and its bitboard width in words.
+fn run_plain(
+    layout: &Layout,
+    givens: &[u8],
+    limit: usize,
+    solutions: &mut Vec<Grid>,
+) -> SolveStats {
+    macro_rules! sizes {
+        ($($n:literal => $w:literal),*) => {
+            match layout.n {
+                $($n => PlainSearch::<$n, $w>::run(layout, givens, limit, solutions),)*
+                n => unreachable!("geometry sizes are 1..=16, got {n}"),
+            }
+        };
+    }
+    sizes!(1 => 1, 2 => 1, 3 => 1, 4 => 1, 5 => 1, 6 => 1, 7 => 1, 8 => 1,
+           9 => 2, 10 => 2, 11 => 2, 12 => 3, 13 => 3, 14 => 4, 15 => 4, 16 => 4)
+}
+
+/// The killer kernel, instantiated for a cell-array length that fits the grid.
+fn run_killer(
+    layout: &Layout,
+    cages: &CageSet,
+    givens: &[u8],
+    limit: usize,
+    solutions: &mut Vec<Grid>,
+) -> SolveStats {
+    match layout.cells {
+        0..=16 => Search::<16>::run(layout, cages, givens, limit, solutions),
+        17..=64 => Search::<64>::run(layout, cages, givens, limit, solutions),
+        65..=81 => Search::<81>::run(layout, cages, givens, limit, solutions),
+        82..=144 => Search::<144>::run(layout, cages, givens, limit, solutions),
+        _ => Search::<256>::run(layout, cages, givens, limit, solutions),
+    }
+}
+
+thread_local! {
+    static CACHED: RefCell<Option<Solver>> = const { RefCell::new(None) };
+}
+
+/// Up to `limit` solutions of `puzzle`, with statistics (a cached solver per thread and geometry).
+pub fn solve(puzzle: &Puzzle, limit: usize) -> SolveReport {
+    CACHED.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if cached.as_ref().map(Solver::geometry) != Some(puzzle.geometry()) {
+            *cached = Some(Solver::new(puzzle.geometry()));
+        }
+        cached
+            .as_mut()
+            .expect("the cache was just filled")
+            .solve(puzzle, limit)
+    })
 }
 
 /// The number of solutions, counted up to `limit` (so `2` with `limit = 2` means "2 or more").

@@ -1,0 +1,437 @@
+//! The hot search kernel: candidate propagation (naked and hidden singles, cage combinations)
+//! to a fixpoint, then most-constrained-cell branching on a copied fixed-size state.
+//!
+//! Candidates are one `u16` digit set per cell; a cell holding a single digit is solved. The
+//! state is a small array copied per branch instead of an undo log (the approach of the fast
+//! bitboard solvers such as JSolve, fsss2 and tdoku); everything else lives in `Layout` (per
+//! geometry) and `CageSet` (per puzzle), so the search never allocates.
+
+use super::cages::CageSet;
+use super::layout::{board_cells, Board, Layout};
+use super::SolveStats;
+use crate::grid::Grid;
+
+/// Houses of the largest grid (3 x 16).
+const MAX_HOUSES: usize = 48;
+/// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells.
+const DIRTY_WORDS: usize = 5;
+
+/// A dead end: some cell, house or cage has no possible digit left.
+#[derive(Debug)]
+pub(crate) struct Contradiction;
+
+type Step = Result<(), Contradiction>;
+
+/// The search state copied at every branch: candidates of each cell, placed digits per house.
+#[derive(Clone, Copy)]
+pub(crate) struct State<const NC: usize> {
+    cand: [u16; NC],
+    placed: [u16; MAX_HOUSES],
+}
+
+#[inline(always)]
+fn is_single(x: u16) -> bool {
+    x & x.wrapping_sub(1) == 0
+}
+
+#[inline(always)]
+fn digit_of(single: u16) -> usize {
+    single.trailing_zeros() as usize + 1
+}
+
+/// One search over one puzzle: the tables it reads, its scratch queue and what it found.
+pub(crate) struct Search<'a, const NC: usize> {
+    layout: &'a Layout,
+    cages: &'a CageSet,
+    killer: bool,
+    /// Cells that became single and still have to be removed from their peers.
+    queue: [u8; 257],
+    qlen: usize,
+    /// Cages whose cells changed since they were last examined.
+    dirty: [u64; DIRTY_WORDS],
+    limit: usize,
+    solutions: &'a mut Vec<Grid>,
+    stats: SolveStats,
+}
+
+impl<'a, const NC: usize> Search<'a, NC> {
+    /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
+    pub(crate) fn run(
+        layout: &'a Layout,
+        cages: &'a CageSet,
+        givens: &[u8],
+        limit: usize,
+        solutions: &'a mut Vec<Grid>,
+    ) -> SolveStats {
+        let mut search = Search {
+            layout,
+            cages,
+            killer: !cages.is_empty(),
+            queue: [0; 257],
+            qlen: 0,
+            dirty: [0; DIRTY_WORDS],
+            limit,
+            solutions,
+            stats: SolveStats::default(),
+        };
+        let mut st = State {
+            cand: [0; NC],
+            placed: [0; MAX_HOUSES],
+        };
+        st.cand[..layout.cells].fill(layout.all);
+        for i in 0..cages.cages.len() {
+            search.mark(i);
+        }
+        search.stats.nodes = 1;
+        let start = givens.iter().enumerate().try_for_each(|(c, &v)| match v {
+            0 => Ok(()),
+            v => search.set(&mut st, c, 1 << (v - 1)),
+        });
+        if limit > 0 && start.is_ok() && search.propagate(&mut st).is_ok() {
+            search.branch(&st);
+        }
+        search.stats
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: usize) {
+        self.queue[self.qlen] = c as u8;
+        self.qlen += 1;
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, cage: usize) {
+        self.dirty[cage >> 6] |= 1 << (cage & 63);
+    }
+
+    #[inline(always)]
+    fn mark_cell(&mut self, c: usize) {
+        if self.killer {
+            self.mark(self.cages.cage_of[c] as usize);
+        }
+    }
+
+    /// Make `c` hold the single digit `b` (one of its candidates) and queue it.
+    #[inline]
+    fn set(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+        let x = st.cand[c];
+        if x & b == 0 {
+            return Err(Contradiction);
+        }
+        if x != b {
+            st.cand[c] = b;
+            self.push(c);
+            self.mark_cell(c);
+        }
+        Ok(())
+    }
+
+    /// Narrow `c` to `y` (a subset of its candidates), queueing it if it became single.
+    #[inline]
+    fn narrow(&mut self, st: &mut State<NC>, c: usize, y: u16) -> Step {
+        let x = st.cand[c];
+        if y != x {
+            if y == 0 {
+                return Err(Contradiction);
+            }
+            st.cand[c] = y;
+            if is_single(y) {
+                self.push(c);
+            }
+        }
+        Ok(())
+    }
+
+    /// Remove digit `b` from cell `c` (of another cage than the one being examined).
+    #[inline]
+    fn eliminate(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+        let x = st.cand[c];
+        if x & b != 0 {
+            let y = x ^ b;
+            if y == 0 {
+                return Err(Contradiction);
+            }
+            st.cand[c] = y;
+            if is_single(y) {
+                self.push(c);
+            }
+            self.mark_cell(c);
+        }
+        Ok(())
+    }
+
+    /// Remove the digit of the single cell `c` from all its peers.
+    #[inline]
+    fn assign(&mut self, st: &mut State<NC>, c: usize) -> Step {
+        let layout = self.layout;
+        let b = st.cand[c];
+        for &h in &layout.houses_of[c] {
+            st.placed[h as usize] |= b;
+        }
+        self.mark_cell(c);
+        // Branch-free: whether a peer held `b` is unpredictable, so every peer is written, a
+        // peer that became single is queued by advancing the queue length by 0 or 1, and an
+        // emptied peer is noticed once after the loop.
+        let mut emptied = false;
+        let killer = self.killer;
+        for &p in layout.peers(c) {
+            let p = p as usize;
+            let x = st.cand[p];
+            let y = x & !b;
+            st.cand[p] = y;
+            emptied |= y == 0;
+            let changed = x != y;
+            self.queue[self.qlen] = p as u8;
+            self.qlen += (changed && is_single(y)) as usize;
+            if killer {
+                let k = self.cages.cage_of[p] as usize;
+                self.dirty[k >> 6] |= (changed as u64) << (k & 63);
+            }
+        }
+        if emptied {
+            return Err(Contradiction);
+        }
+        Ok(())
+    }
+
+    /// Apply every deduction until none applies (or a contradiction shows).
+    fn propagate(&mut self, st: &mut State<NC>) -> Step {
+        loop {
+            while self.qlen > 0 {
+                self.qlen -= 1;
+                let c = self.queue[self.qlen] as usize;
+                self.assign(st, c)?;
+            }
+            if let Some(i) = self.pop_dirty() {
+                self.cage(st, i)?;
+                continue;
+            }
+            self.hidden_singles(st)?;
+            if self.qlen == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    #[inline]
+    fn pop_dirty(&mut self) -> Option<usize> {
+        let count = self.cages.cages.len();
+        for w in 0..DIRTY_WORDS {
+            while self.dirty[w] != 0 {
+                let tz = self.dirty[w].trailing_zeros() as usize;
+                self.dirty[w] &= self.dirty[w] - 1;
+                let i = w * 64 + tz;
+                if i < count {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+
+    /// A digit with one place left in a house goes there; a digit with none is a contradiction.
+    fn hidden_singles(&mut self, st: &mut State<NC>) -> Step {
+        let layout = self.layout;
+        let all = layout.all;
+        for h in 0..3 * layout.n {
+            let done = st.placed[h];
+            if done == all {
+                continue;
+            }
+            let cells = layout.house(h);
+            let (mut ones, mut twos) = (0u16, 0u16);
+            for &c in cells {
+                let x = st.cand[c as usize];
+                twos |= ones & x;
+                ones |= x;
+            }
+            if ones != all {
+                return Err(Contradiction);
+            }
+            let mut hidden = ones & !twos & !done;
+            while hidden != 0 {
+                let b = hidden & hidden.wrapping_neg();
+                hidden ^= b;
+                // An earlier hidden single of this house may have taken the only cell of `b`.
+                let c = cells
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| st.cand[c] & b != 0)
+                    .ok_or(Contradiction)?;
+                self.set(st, c, b)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
+    fn cage(&mut self, st: &mut State<NC>, i: usize) -> Step {
+        let layout = self.layout;
+        let cells = self.cages.cells_of(i);
+        let mut used = 0u16;
+        let mut placed_sum = 0usize;
+        let mut open = [0u8; 16];
+        let mut k = 0;
+        for &c in cells {
+            let x = st.cand[c as usize];
+            if is_single(x) {
+                if used & x != 0 {
+                    return Err(Contradiction);
+                }
+                used |= x;
+                placed_sum += digit_of(x);
+            } else {
+                open[k] = c;
+                k += 1;
+            }
+        }
+        let s = (self.cages.cages[i].sum as usize)
+            .checked_sub(placed_sum)
+            .ok_or(Contradiction)?;
+        match k {
+            0 if s == 0 => Ok(()),
+            0 => Err(Contradiction),
+            1 => {
+                if s == 0 || s > layout.n {
+                    return Err(Contradiction);
+                }
+                self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
+            }
+            2 => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
+            _ => self.cage_combos(st, &open[..k], s, used),
+        }
+    }
+
+    /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
+    fn cage_pair(&mut self, st: &mut State<NC>, a: usize, b: usize, s: usize, used: u16) -> Step {
+        if s < 3 || s > 2 * self.layout.n - 1 {
+            return Err(Contradiction);
+        }
+        let mut distinct = !used;
+        if s % 2 == 0 {
+            distinct &= !(1 << (s / 2 - 1));
+        }
+        let xa = st.cand[a] & distinct;
+        let xb = st.cand[b] & distinct;
+        let ya = xa & super::combos::mirror(xb, s);
+        let yb = xb & super::combos::mirror(ya, s);
+        self.narrow(st, a, ya)?;
+        self.narrow(st, b, yb)?;
+        if ya == yb && ya.count_ones() == 2 {
+            // One pair left: both digits are locked in these two cells.
+            self.point(st, &[a as u8, b as u8], ya)?;
+        }
+        Ok(())
+    }
+
+    /// Three or more open cells: keep the combinations that avoid placed digits and that every
+    /// open cell can take part in.
+    fn cage_combos(&mut self, st: &mut State<NC>, open: &[u8], s: usize, used: u16) -> Step {
+        let mut xs = [0u16; 16];
+        let mut union = 0u16;
+        for (x, &c) in xs.iter_mut().zip(open) {
+            *x = st.cand[c as usize] & !used;
+            union |= *x;
+        }
+        let xs = &xs[..open.len()];
+        let (mut allowed, mut required) = (0u16, u16::MAX);
+        for &m in self.layout.combos.get(open.len(), s) {
+            if m & !union != 0 || xs.iter().any(|&x| x & m == 0) {
+                continue;
+            }
+            allowed |= m;
+            required &= m;
+        }
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        for (&x, &c) in xs.iter().zip(open) {
+            self.narrow(st, c as usize, x & allowed)?;
+        }
+        self.point(st, open, required)
+    }
+
+    /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
+    /// there; otherwise it leaves every cell that sees all the cells that can take it.
+    fn point(&mut self, st: &mut State<NC>, open: &[u8], required: u16) -> Step {
+        let layout = self.layout;
+        let mut req = required;
+        while req != 0 {
+            let b = req & req.wrapping_neg();
+            req ^= b;
+            let mut count = 0;
+            let mut last = 0;
+            let mut common: Board = [u64::MAX; 4];
+            for &c in open {
+                let c = c as usize;
+                if st.cand[c] & b != 0 {
+                    count += 1;
+                    last = c;
+                    let peers = &layout.peer_bits[c];
+                    for w in 0..4 {
+                        common[w] &= peers[w];
+                    }
+                }
+            }
+            match count {
+                0 => return Err(Contradiction),
+                1 => self.set(st, last, b)?,
+                _ => {
+                    for p in board_cells(&common) {
+                        self.eliminate(st, p as usize, b)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Branch on the open cell with the fewest candidates; true once `limit` solutions are found.
+    fn branch(&mut self, st: &State<NC>) -> bool {
+        let cells = self.layout.cells;
+        let mut best = usize::MAX;
+        let mut best_count = u32::MAX;
+        for (c, &x) in st.cand[..cells].iter().enumerate() {
+            let k = x.count_ones();
+            if k > 1 && k < best_count {
+                best = c;
+                best_count = k;
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        if best == usize::MAX {
+            self.record(st);
+            return self.solutions.len() >= self.limit;
+        }
+        let mut rest = st.cand[best];
+        while rest != 0 {
+            let b = rest & rest.wrapping_neg();
+            rest ^= b;
+            self.stats.guesses += 1;
+            self.stats.nodes += 1;
+            let mut child = *st;
+            let ok = self.set(&mut child, best, b).is_ok() && self.propagate(&mut child).is_ok();
+            if ok {
+                if self.branch(&child) {
+                    return true;
+                }
+            } else {
+                self.qlen = 0;
+                self.dirty = [0; DIRTY_WORDS];
+            }
+        }
+        false
+    }
+
+    fn record(&mut self, st: &State<NC>) {
+        let values = st.cand[..self.layout.cells]
+            .iter()
+            .map(|&x| digit_of(x) as u8)
+            .collect();
+        let grid =
+            Grid::from_values(self.layout.n, values).expect("a solved state holds digits 1..=N");
+        self.solutions.push(grid);
+    }
+}

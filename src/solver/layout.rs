@@ -1,0 +1,180 @@
+//! Per-geometry tables built once per solver: house cells, peers (as lists and bitboards).
+
+use super::combos::Combos;
+use crate::geometry::{Cell, Geometry, House};
+
+/// A set of up to 256 cells as four machine words, for intersections of peer sets.
+pub(crate) type Board = [u64; 4];
+
+/// Where a box (or jigsaw region) meets a row or column in two or more cells.
+#[derive(Clone, Debug)]
+pub(crate) struct Segment {
+    /// Both houses as a bit set over houses.
+    pub(crate) houses: u64,
+    /// The box's cells outside the intersection.
+    pub(crate) box_rest: Board,
+    /// The line's cells outside the intersection.
+    pub(crate) line_rest: Board,
+}
+
+/// Every table the kernel reads that depends on the geometry only.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    /// Side N.
+    pub(crate) n: usize,
+    /// Cells N².
+    pub(crate) cells: usize,
+    /// Digits 1..=N as bits.
+    pub(crate) all: u16,
+    /// The N cells of house `h` at `houses[h * n..(h + 1) * n]` (rows, columns, boxes).
+    pub(crate) houses: Vec<u8>,
+    /// The three houses of each cell.
+    pub(crate) houses_of: Vec<[u8; 3]>,
+    /// Peers of cell `c` at `peers[peer_start[c]..peer_start[c + 1]]`.
+    pub(crate) peers: Vec<u8>,
+    /// Offsets into `peers`, `cells + 1` of them.
+    pub(crate) peer_start: Vec<u16>,
+    /// The peers of each cell as a bitboard.
+    pub(crate) peer_bits: Vec<Board>,
+    /// The cells of each house as a bitboard.
+    pub(crate) house_bits: Vec<Board>,
+    /// The three houses of each cell as a bit set over houses.
+    pub(crate) cell_houses: Vec<u64>,
+    /// The houses that meet a cell or one of its peers, as a bit set over houses.
+    pub(crate) peer_houses: Vec<u64>,
+    /// Box-line intersections of two or more cells, for locked candidates.
+    pub(crate) segments: Vec<Segment>,
+    /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
+    pub(crate) segment_start: Vec<u16>,
+    /// Digit combinations by (count, sum).
+    pub(crate) combos: Combos,
+}
+
+impl Layout {
+    /// Build the tables for `geometry`.
+    pub(crate) fn new(geometry: &Geometry) -> Self {
+        let n = geometry.size();
+        let cells = geometry.cell_count();
+        let houses: Vec<u8> = (0..geometry.house_count())
+            .flat_map(|h| geometry.house_cells(House::new(h as u8)))
+            .map(Cell::get)
+            .collect();
+        let houses_of: Vec<[u8; 3]> = geometry
+            .cells()
+            .map(|c| geometry.houses_of(c).map(House::get))
+            .collect();
+        let mut peers = Vec::new();
+        let mut peer_start = vec![0u16];
+        let mut peer_bits = Vec::with_capacity(cells);
+        for (c, hs) in houses_of.iter().enumerate() {
+            let mut bits: Board = [0; 4];
+            for &h in hs {
+                let h = h as usize;
+                for &p in &houses[h * n..(h + 1) * n] {
+                    if p as usize != c {
+                        bits[p as usize >> 6] |= 1 << (p & 63);
+                    }
+                }
+            }
+            peers.extend(board_cells(&bits));
+            peer_start.push(peers.len() as u16);
+            peer_bits.push(bits);
+        }
+        let house_bits: Vec<Board> = houses
+            .chunks(n)
+            .map(|cells| {
+                let mut bits: Board = [0; 4];
+                for &p in cells {
+                    bits[p as usize >> 6] |= 1 << (p & 63);
+                }
+                bits
+            })
+            .collect();
+        let cell_houses: Vec<u64> = houses_of
+            .iter()
+            .map(|hs| hs.iter().fold(0, |m, &h| m | 1 << h))
+            .collect();
+        let peer_houses = (0..cells)
+            .map(|c| {
+                let start = peer_start[c] as usize..peer_start[c + 1] as usize;
+                peers[start]
+                    .iter()
+                    .fold(cell_houses[c], |m, &p| m | cell_houses[p as usize])
+            })
+            .collect();
+        let mut segments = Vec::new();
+        let mut segment_start = vec![0u16];
+        for b in 2 * n..3 * n {
+            for line in 0..2 * n {
+                let (bx, ln) = (&house_bits[b], &house_bits[line]);
+                let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
+                if meet.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
+                    segments.push(Segment {
+                        houses: 1 << b | 1 << line,
+                        box_rest: std::array::from_fn(|w| bx[w] & !meet[w]),
+                        line_rest: std::array::from_fn(|w| ln[w] & !meet[w]),
+                    });
+                }
+            }
+            segment_start.push(segments.len() as u16);
+        }
+        Layout {
+            n,
+            cells,
+            all: crate::bitset::DigitSet::all(n).bits(),
+            houses,
+            houses_of,
+            peers,
+            peer_start,
+            peer_bits,
+            house_bits,
+            cell_houses,
+            peer_houses,
+            segments,
+            segment_start,
+            combos: Combos::new(n),
+        }
+    }
+
+    /// The cells of house `h`.
+    #[inline]
+    pub(crate) fn house(&self, h: usize) -> &[u8] {
+        &self.houses[h * self.n..(h + 1) * self.n]
+    }
+
+    /// The peers of cell `c` (cells sharing a house with it, itself excluded).
+    #[inline]
+    pub(crate) fn peers(&self, c: usize) -> &[u8] {
+        &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
+    }
+}
+
+/// The cells of a bitboard in ascending order.
+pub(crate) fn board_cells(board: &Board) -> impl Iterator<Item = u8> + '_ {
+    board.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let tz = bits.trailing_zeros();
+                bits &= bits - 1;
+                (w * 64) as u8 + tz as u8
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nine_by_nine_peers() {
+        let layout = Layout::new(&Geometry::standard(9).unwrap());
+        assert!((0..81).all(|c| layout.peers(c).len() == 20));
+        assert_eq!(layout.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
+        assert_eq!(layout.house(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
+        assert_eq!(layout.houses_of[80], [8, 17, 26]);
+        let p: Vec<u8> = board_cells(&layout.peer_bits[40]).collect();
+        assert_eq!(p, layout.peers(40));
+    }
+}

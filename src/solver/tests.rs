@@ -1,0 +1,249 @@
+//! Solver tests: fixed cases and property tests against the plain exhaustive search.
+
+use super::reference::brute_force_solutions;
+use super::{count_solutions, solve, Solver};
+use crate::cage::Cage;
+use crate::geometry::{Cell, Geometry};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use proptest::prelude::*;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// A solved boxed grid: the usual pattern, then a random digit relabelling and random row, band,
+/// column and stack permutations (each keeps every house a permutation of 1..=N).
+fn random_boxed_solution(geometry: &Geometry, rng: &mut Pcg64) -> Grid {
+    let n = geometry.size();
+    let (r, c) = geometry.box_shape().expect("a boxed geometry");
+    let mut digits: Vec<u8> = (1..=n as u8).collect();
+    digits.shuffle(rng);
+    let shuffle_in_groups = |group: usize, rng: &mut Pcg64| {
+        let mut groups: Vec<usize> = (0..n / group).collect();
+        groups.shuffle(rng);
+        groups
+            .into_iter()
+            .flat_map(|g| {
+                let mut inner: Vec<usize> = (0..group).map(|i| g * group + i).collect();
+                inner.shuffle(rng);
+                inner
+            })
+            .collect::<Vec<usize>>()
+    };
+    let rows = shuffle_in_groups(r, rng);
+    let cols = shuffle_in_groups(c, rng);
+    let values = (0..n * n)
+        .map(|i| {
+            let (row, col) = (rows[i / n], cols[i % n]);
+            digits[((row % r) * c + row / r + col) % n]
+        })
+        .collect();
+    Grid::from_values(n, values).expect("digits 1..=N")
+}
+
+/// A solved grid of any geometry: one of the first solutions of the empty grid, relabelled.
+fn random_solution(geometry: &Geometry, rng: &mut Pcg64) -> Grid {
+    if geometry.box_shape().is_some() {
+        return random_boxed_solution(geometry, rng);
+    }
+    let empty = Puzzle::plain(geometry.clone(), Grid::empty(geometry.size())).unwrap();
+    let some = brute_force_solutions(&empty, 20);
+    let base = &some[rng.random_range(0..some.len())];
+    let mut digits: Vec<u8> = (1..=geometry.size() as u8).collect();
+    digits.shuffle(rng);
+    let values = base
+        .values()
+        .iter()
+        .map(|&v| digits[v as usize - 1])
+        .collect();
+    Grid::from_values(geometry.size(), values).unwrap()
+}
+
+/// Random connected cages without repeated digits grown on `solution`, covering each cell
+/// with probability `cover`, and givens with probability `given`.
+fn random_puzzle(
+    geometry: &Geometry,
+    solution: &Grid,
+    cover: f64,
+    given: f64,
+    rng: &mut Pcg64,
+) -> Puzzle {
+    let n = geometry.size();
+    let mut caged = vec![false; geometry.cell_count()];
+    let mut order: Vec<Cell> = geometry.cells().collect();
+    order.shuffle(rng);
+    let mut cages = Vec::new();
+    for start in order {
+        if caged[start.as_index()] || !rng.random_bool(cover) {
+            continue;
+        }
+        let target = rng.random_range(1..=n.min(5));
+        let mut cells = vec![start];
+        caged[start.as_index()] = true;
+        while cells.len() < target {
+            let digits: Vec<u8> = cells
+                .iter()
+                .map(|&c| solution.values()[c.as_index()])
+                .collect();
+            let options: Vec<Cell> = cells
+                .iter()
+                .flat_map(|&c| geometry.neighbours(c))
+                .filter(|&c| {
+                    !caged[c.as_index()] && !digits.contains(&solution.values()[c.as_index()])
+                })
+                .collect();
+            let Some(&next) = options.choose(rng) else {
+                break;
+            };
+            caged[next.as_index()] = true;
+            cells.push(next);
+        }
+        let sum = cells
+            .iter()
+            .map(|&c| solution.values()[c.as_index()] as u16)
+            .sum();
+        cages.push(Cage::new(sum, cells));
+    }
+    let givens = solution
+        .values()
+        .iter()
+        .map(|&v| if rng.random_bool(given) { v } else { 0 })
+        .collect();
+    let givens = Grid::from_values(n, givens).unwrap();
+    Puzzle::new(geometry.clone(), givens, cages).expect("cages grown on a solution are valid")
+}
+
+fn jigsaw(size: usize, rows: &[&str]) -> Geometry {
+    let map = rows
+        .iter()
+        .flat_map(|r| r.bytes().map(|b| b - b'0'))
+        .collect();
+    Geometry::jigsaw(size, map).unwrap()
+}
+
+fn small_geometries() -> Vec<Geometry> {
+    vec![
+        Geometry::boxed(1, 1, 1).unwrap(),
+        Geometry::boxed(2, 1, 2).unwrap(),
+        Geometry::boxed(3, 1, 3).unwrap(),
+        Geometry::standard(4).unwrap(),
+        Geometry::boxed(4, 1, 4).unwrap(),
+        Geometry::boxed(5, 1, 5).unwrap(),
+        Geometry::standard(6).unwrap(),
+        Geometry::boxed(6, 3, 2).unwrap(),
+        jigsaw(4, &["0001", "2011", "2231", "2333"]),
+        jigsaw(5, &["00011", "02011", "22231", "42333", "44443"]),
+        jigsaw(
+            6,
+            &["000111", "002211", "302221", "334255", "334455", "344455"],
+        ),
+    ]
+}
+
+/// The fast solver agrees with the exhaustive search on the count (up to 3) and its solutions
+/// are distinct and obey every rule; the planted solution is among them when there are few.
+fn check_against_reference(puzzle: &Puzzle, planted: &Grid) {
+    let fast = solve(puzzle, 3);
+    let slow = brute_force_solutions(puzzle, 3);
+    assert_eq!(
+        fast.solutions.len(),
+        slow.len(),
+        "count differs on {puzzle:?}"
+    );
+    for (i, s) in fast.solutions.iter().enumerate() {
+        assert!(puzzle.is_solution(s), "not a solution: {s:?}");
+        assert!(!fast.solutions[..i].contains(s), "repeated solution");
+    }
+    if fast.solutions.len() < 3 {
+        assert!(fast.solutions.contains(planted));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn small_grids_agree_with_exhaustive_search(
+        seed in any::<u64>(),
+        which in 0usize..11,
+        cover in 0.0f64..=1.0,
+        given in 0.0f64..0.5,
+    ) {
+        let geometry = &small_geometries()[which];
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(geometry, &mut rng);
+        // 6x6 with almost nothing to go on makes the exhaustive search slow: give it some help.
+        let given = if geometry.size() == 6 { given.max(0.2) } else { given };
+        let puzzle = random_puzzle(geometry, &solution, cover, given, &mut rng);
+        check_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn nine_by_nine_agrees_with_exhaustive_search(
+        seed in any::<u64>(),
+        cover in 0.0f64..=1.0,
+        given in 0.45f64..0.7,
+    ) {
+        let geometry = Geometry::standard(9).unwrap();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(&geometry, &mut rng);
+        let puzzle = random_puzzle(&geometry, &solution, cover, given, &mut rng);
+        check_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn full_cage_cover_of_every_size_finds_the_planted_grid(
+        seed in any::<u64>(),
+        which in 0usize..4,
+    ) {
+        // Large grids: no exhaustive oracle, but every solution found must be valid and the
+        // planted one must be found when it is the only one.
+        let geometry = [8, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(&geometry, &mut rng);
+        let puzzle = random_puzzle(&geometry, &solution, 1.0, 0.3, &mut rng);
+        let report = solve(&puzzle, 2);
+        prop_assert!(!report.solutions.is_empty());
+        prop_assert!(report.solutions.iter().all(|s| puzzle.is_solution(s)));
+        if report.solutions.len() == 2 {
+            prop_assert_ne!(&report.solutions[0], &report.solutions[1]);
+        } else {
+            prop_assert_eq!(&report.solutions[0], &solution);
+        }
+    }
+}
+
+#[test]
+fn empty_four_by_four_has_288_solutions() {
+    let puzzle = Puzzle::plain(Geometry::standard(4).unwrap(), Grid::empty(4)).unwrap();
+    assert_eq!(count_solutions(&puzzle, 1000), 288);
+    assert_eq!(count_solutions(&puzzle, 2), 2);
+    assert_eq!(count_solutions(&puzzle, 0), 0);
+}
+
+#[test]
+fn impossible_cages_have_no_solution() {
+    // Two 2-cell cages in row 1 of a 4x4 both need {1, 2}.
+    let cells = |v: &[u8]| v.iter().map(|&i| Cell::new(i)).collect();
+    let cages = vec![Cage::new(3, cells(&[0, 1])), Cage::new(3, cells(&[2, 3]))];
+    let puzzle = Puzzle::new(Geometry::standard(4).unwrap(), Grid::empty(4), cages).unwrap();
+    let report = solve(&puzzle, 2);
+    assert!(report.solutions.is_empty());
+    assert!(report.stats.nodes >= 1);
+}
+
+#[test]
+fn plain_seventeen_clue_puzzle_is_unique() {
+    let text = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+    let values = text
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let geometry = Geometry::standard(9).unwrap();
+    let puzzle = Puzzle::plain(geometry.clone(), Grid::from_values(9, values).unwrap()).unwrap();
+    let mut solver = Solver::new(&geometry);
+    let report = solver.solve(&puzzle, 2);
+    assert_eq!(report.solutions.len(), 1);
+    assert!(puzzle.is_solution(&report.solutions[0]));
+    assert_eq!(solver.count_solutions(&puzzle, 2), 1);
+}
