@@ -26,7 +26,10 @@ fn round_trip(puzzle: &Puzzle) {
         }
         let mut reader = Reader::new(&out[..], None).expect("own output has a puzzle");
         assert_eq!(reader.format(), format, "detected format of our own output");
-        let again = reader.next().expect("one entry").expect("own output parses");
+        let again = reader
+            .next()
+            .expect("one entry")
+            .expect("own output parses");
         assert!(reader.next().is_none(), "exactly one entry");
         assert_eq!(again.puzzle.geometry(), puzzle.geometry());
         assert_eq!(again.puzzle.givens(), puzzle.givens());
