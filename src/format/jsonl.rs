@@ -325,6 +325,11 @@ mod tests {
                 r#"{"size": 4, "box_rows": 2, "givens": []}"#,
                 "both present or both absent",
             ),
+            // Regression: a box shape whose product overflows must be refused, not multiplied.
+            (
+                r#"{"size": 4, "box_rows": 4294967296, "box_cols": 4294967296, "givens": []}"#,
+                "`box_rows` should be a whole number from 0 to 16",
+            ),
             (
                 r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"x"]}"#,
                 "`givens[15]` should be a whole number from 0 to 4",
