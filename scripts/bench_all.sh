@@ -95,7 +95,7 @@ our_bench() {
         return 0
     fi
     # shellcheck disable=SC2016 # a literal `$ command` line for the report
-    printf '`$ cargo run --release -- bench --data %s%s`\n\n' "$SUDOKU_PRESS_DATA" "${bench_args[*]/#/ }"
+    printf '`$ cargo run --release -- bench --data %s%s`\n\n' "$SUDOKU_PRESS_DATA" "${bench_args[*]:+ ${bench_args[*]}}"
     local rc=0
     cargo run --release --quiet -- bench --data "$SUDOKU_PRESS_DATA" "${bench_args[@]}" >"$work/bench.out" || rc=$?
     # A Markdown table goes in as it is; anything else as a code block.
