@@ -1,0 +1,490 @@
+//! Run settings: compiled-in defaults, TOML presets, command-line overrides, one validation into
+//! typed values (`Plan`), and the settings hash stored with every run.
+//!
+//! Layers, later wins: `config/default.toml` (compiled in; equal to `Settings::default()`), the
+//! `--config FILE` preset, then flags. A preset may list `[[batch]]` tables: each is a set of
+//! `[generator]` overrides run as a run of its own, one after another; `--variant` and `--size`
+//! then pick the batches they match instead of overriding.
+
+mod shard;
+
+pub use shard::{Shard, MAX_SHARDS};
+
+use crate::generator::{ConfigError, GeneratorConfig, Variant};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The documented defaults, `config/default.toml`.
+pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+
+/// The largest `count`: work item indices stay below 2^40.
+pub const MAX_COUNT: u64 = 1 << 40;
+/// The largest `seed`: SQLite stores it as a signed 64-bit integer.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+/// The most worker threads.
+pub const MAX_THREADS: u32 = 1024;
+/// The largest `chunk_size`.
+pub const MAX_CHUNK: u32 = 1 << 20;
+
+/// All settings of one run, as written in TOML: `[run]` and `[generator]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// How much to make, where, and how.
+    pub run: RunSettings,
+    /// What to make (the generator's own settings).
+    pub generator: GeneratorConfig,
+}
+
+/// The `[run]` table: how many, which seed and share, where to store, how many threads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSettings {
+    /// Work items `0..count` (each yields one puzzle unless rejected or a duplicate).
+    pub count: u64,
+    /// The run's seed; item `i` depends only on `(seed, i, generator settings)`.
+    pub seed: u64,
+    /// Worker threads; 0 = one per core.
+    pub threads: u32,
+    /// The SQLite database to fill.
+    pub db: PathBuf,
+    /// This process's share `I/N` of the work items.
+    pub shard: String,
+    /// Work items per transaction.
+    pub chunk_size: u32,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            count: 1000,
+            seed: 1,
+            threads: 0,
+            db: PathBuf::from("output/puzzles.db"),
+            shard: "0/1".into(),
+            chunk_size: 256,
+        }
+    }
+}
+
+/// Where a setting came from, for error messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The compiled-in defaults.
+    Defaults,
+    /// A `--config` file.
+    File(PathBuf),
+    /// Command-line flags.
+    CommandLine,
+    /// Settings stored with a run in a database.
+    Database(PathBuf),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Defaults => write!(f, "in the defaults"),
+            Origin::File(p) => write!(f, "in {}", p.display()),
+            Origin::CommandLine => write!(f, "on the command line"),
+            Origin::Database(p) => write!(f, "in the run settings stored in {}", p.display()),
+        }
+    }
+}
+
+/// Why settings cannot be used; each names the key, the value, what is allowed, and where it was.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    /// The config file cannot be read.
+    #[error("{path}: cannot read the settings file")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Not TOML, an unknown key, or a value of the wrong type (the message names line and key).
+    #[error("{origin}: {message}")]
+    Parse {
+        /// Where.
+        origin: Origin,
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// A run setting out of its range.
+    #[error("{key} = {value} {origin} is out of range: use {allowed}")]
+    Range {
+        /// The key (the flag has the same name).
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// The allowed values.
+        allowed: String,
+        /// Where it was set.
+        origin: Origin,
+    },
+    /// A generator setting that does not work.
+    #[error("[generator]{batch} {origin}")]
+    Generator {
+        /// `" (batch NAME)"` or empty.
+        batch: String,
+        /// Where it was set.
+        origin: Origin,
+        /// The generator's complaint, naming the key.
+        source: ConfigError,
+    },
+    /// `--variant` / `--size` match none of the preset's batches.
+    #[error("{origin}: no [[batch]] has {wanted}; the batches are: {available}")]
+    NoBatch {
+        /// Where the batches are.
+        origin: Origin,
+        /// What was asked for.
+        wanted: String,
+        /// What there is.
+        available: String,
+    },
+}
+
+/// A named set of settings from a preset (one run each).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batch {
+    /// `name` of its `[[batch]]` table, or `default` for a preset without batches.
+    pub name: String,
+    /// Its settings.
+    pub settings: Settings,
+}
+
+/// Command-line values that override the loaded settings (`None` = not given).
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--count`.
+    pub count: Option<u64>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--threads`.
+    pub threads: Option<u32>,
+    /// `--db`.
+    pub db: Option<PathBuf>,
+    /// `--shard`.
+    pub shard: Option<String>,
+    /// `--chunk-size`.
+    pub chunk_size: Option<u32>,
+    /// `--variant`.
+    pub variant: Option<Variant>,
+    /// `--size`.
+    pub size: Option<u8>,
+}
+
+/// Settings checked and turned into the typed values a run uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The batch name.
+    pub name: String,
+    /// Work items of the whole run.
+    pub count: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Worker threads (resolved: never 0).
+    pub threads: usize,
+    /// The database.
+    pub db: PathBuf,
+    /// This process's share.
+    pub shard: Shard,
+    /// Work items per transaction.
+    pub chunk_size: usize,
+    /// The generator settings.
+    pub generator: GeneratorConfig,
+    /// Hash of the output-affecting settings (`[generator]`).
+    pub settings_hash: String,
+    /// The settings as TOML, to store with the run.
+    pub settings_toml: String,
+}
+
+/// A settings file as read: `[run]`, `[generator]` and `[[batch]]` tables (name + overrides).
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct SettingsFile {
+    run: RunSettings,
+    generator: GeneratorConfig,
+    batch: Vec<toml::Table>,
+}
+
+/// Load the preset `path` (or the defaults) into its batches, each validated where it was written.
+pub fn load(path: Option<&Path>) -> Result<Vec<Batch>, SettingsError> {
+    let (text, origin) = match path {
+        Some(p) => (
+            std::fs::read_to_string(p).map_err(|source| SettingsError::Read {
+                path: p.to_path_buf(),
+                source,
+            })?,
+            Origin::File(p.to_path_buf()),
+        ),
+        None => (DEFAULT_TOML.to_string(), Origin::Defaults),
+    };
+    let file: SettingsFile = toml::from_str(&text).map_err(|e| parse_error(&text, &e, &origin))?;
+    let base = Settings {
+        run: file.run,
+        generator: file.generator,
+    };
+    let batches = if file.batch.is_empty() {
+        vec![Batch {
+            name: "default".into(),
+            settings: base,
+        }]
+    } else {
+        file.batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, table)| overlay_batch(&base, i, table, &origin))
+            .collect::<Result<_, _>>()?
+    };
+    for batch in &batches {
+        batch.settings.validate(&batch.name, &origin)?;
+    }
+    Ok(batches)
+}
+
+/// A one-line parse error: `line L, column C: what`.
+fn parse_error(text: &str, e: &toml::de::Error, origin: &Origin) -> SettingsError {
+    let message = match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = before.len() - start + 1;
+            let excerpt = text[start..].lines().next().unwrap_or("").trim();
+            format!(
+                "line {line}, column {column} ({excerpt:?}): {}",
+                e.message().trim_end().replace('\n', "; ")
+            )
+        }
+        None => e.message().trim_end().to_string(),
+    };
+    SettingsError::Parse {
+        origin: origin.clone(),
+        message,
+    }
+}
+
+/// `base` with one `[[batch]]` table's generator keys laid over its `[generator]`.
+fn overlay_batch(
+    base: &Settings,
+    i: usize,
+    mut table: toml::Table,
+    origin: &Origin,
+) -> Result<Batch, SettingsError> {
+    let parse_error = |message: String| SettingsError::Parse {
+        origin: origin.clone(),
+        message: format!("[[batch]] number {}: {message}", i + 1),
+    };
+    let name = match table.remove("name") {
+        None => format!("batch-{}", i + 1),
+        Some(toml::Value::String(s)) => s,
+        Some(other) => return Err(parse_error(format!("name = {other} is not a string"))),
+    };
+    let mut merged =
+        toml::Table::try_from(&base.generator).map_err(|e| parse_error(e.to_string()))?;
+    merged.extend(table);
+    let generator = GeneratorConfig::deserialize(toml::Value::Table(merged))
+        .map_err(|e| parse_error(e.to_string()))?;
+    Ok(Batch {
+        name,
+        settings: Settings {
+            run: base.run.clone(),
+            generator,
+        },
+    })
+}
+
+/// Apply command-line overrides: with several batches, `--variant`/`--size` select; otherwise they
+/// override. Every result is validated again (problems now come from the command line).
+pub fn select(
+    batches: Vec<Batch>,
+    overrides: &Overrides,
+    origin: &Origin,
+) -> Result<Vec<Plan>, SettingsError> {
+    let several = batches.len() > 1;
+    let available = batches
+        .iter()
+        .map(|b| describe(&b.name, &b.settings.generator))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let chosen: Vec<Batch> = batches
+        .into_iter()
+        .filter(|b| {
+            !several
+                || (overrides
+                    .variant
+                    .map_or(true, |v| v == b.settings.generator.variant)
+                    && overrides
+                        .size
+                        .map_or(true, |s| s == b.settings.generator.size))
+        })
+        .collect();
+    if chosen.is_empty() {
+        let mut wanted = Vec::new();
+        if let Some(v) = overrides.variant {
+            wanted.push(format!("variant {}", variant_name(v)));
+        }
+        if let Some(s) = overrides.size {
+            wanted.push(format!("size {s}"));
+        }
+        return Err(SettingsError::NoBatch {
+            origin: origin.clone(),
+            wanted: wanted.join(" and "),
+            available,
+        });
+    }
+    chosen
+        .into_iter()
+        .map(|mut b| {
+            b.settings.apply(overrides);
+            b.settings.validate(&b.name, &Origin::CommandLine)
+        })
+        .collect()
+}
+
+fn describe(name: &str, g: &GeneratorConfig) -> String {
+    format!("{name} ({} {}x{})", variant_name(g.variant), g.size, g.size)
+}
+
+/// The lower-case name of a variant, as in TOML and on the command line.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Killer => "killer",
+        Variant::Classic => "classic",
+        Variant::Jigsaw => "jigsaw",
+        Variant::KillerJigsaw => "killer-jigsaw",
+    }
+}
+
+/// The variant with this name (`killer`, `classic`, `jigsaw`, `killer-jigsaw`).
+pub fn parse_variant(name: &str) -> Result<Variant, String> {
+    [
+        Variant::Killer,
+        Variant::Classic,
+        Variant::Jigsaw,
+        Variant::KillerJigsaw,
+    ]
+    .into_iter()
+    .find(|&v| variant_name(v) == name)
+    .ok_or_else(|| format!("{name:?}: use killer, classic, jigsaw or killer-jigsaw"))
+}
+
+impl Settings {
+    /// Settings stored with a run (`[run]` + `[generator]` TOML).
+    pub fn from_toml(text: &str, origin: &Origin) -> Result<Settings, SettingsError> {
+        toml::from_str(text).map_err(|e| parse_error(text, &e, origin))
+    }
+
+    /// These settings as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("plain settings always serialize to TOML")
+    }
+
+    /// Lay command-line values over these settings.
+    pub fn apply(&mut self, o: &Overrides) {
+        let run = &mut self.run;
+        run.count = o.count.unwrap_or(run.count);
+        run.seed = o.seed.unwrap_or(run.seed);
+        run.threads = o.threads.unwrap_or(run.threads);
+        run.chunk_size = o.chunk_size.unwrap_or(run.chunk_size);
+        if let Some(db) = &o.db {
+            run.db = db.clone();
+        }
+        if let Some(shard) = &o.shard {
+            run.shard = shard.clone();
+        }
+        if let Some(v) = o.variant {
+            self.generator.variant = v;
+        }
+        if let Some(s) = o.size {
+            self.generator.size = s;
+        }
+    }
+
+    /// Check every value once; `origin` says where to look when one is wrong.
+    pub fn validate(&self, name: &str, origin: &Origin) -> Result<Plan, SettingsError> {
+        let run = &self.run;
+        let range = |key, value: String, allowed: String| SettingsError::Range {
+            key,
+            value,
+            allowed,
+            origin: origin.clone(),
+        };
+        if !(1..=MAX_COUNT).contains(&run.count) {
+            return Err(range(
+                "count",
+                run.count.to_string(),
+                format!("1 to {MAX_COUNT}"),
+            ));
+        }
+        if run.seed > MAX_SEED {
+            return Err(range(
+                "seed",
+                run.seed.to_string(),
+                format!("0 to {MAX_SEED}"),
+            ));
+        }
+        if run.threads > MAX_THREADS {
+            return Err(range(
+                "threads",
+                run.threads.to_string(),
+                format!("0 (one per core) to {MAX_THREADS}"),
+            ));
+        }
+        if !(1..=MAX_CHUNK).contains(&run.chunk_size) {
+            return Err(range(
+                "chunk_size",
+                run.chunk_size.to_string(),
+                format!("1 to {MAX_CHUNK}"),
+            ));
+        }
+        if run.db.as_os_str().is_empty() {
+            return Err(range("db", "\"\"".into(), "a file path".into()));
+        }
+        let shard = Shard::parse(&run.shard)
+            .map_err(|why| range("shard", format!("{:?}", run.shard), format!("I/N: {why}")))?;
+        self.generator
+            .validate()
+            .map_err(|source| SettingsError::Generator {
+                batch: if name == "default" {
+                    String::new()
+                } else {
+                    format!(" (batch {name})")
+                },
+                origin: origin.clone(),
+                source,
+            })?;
+        let threads = match run.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n as usize,
+        };
+        Ok(Plan {
+            name: name.to_string(),
+            count: run.count,
+            seed: run.seed,
+            threads,
+            db: run.db.clone(),
+            shard,
+            chunk_size: run.chunk_size as usize,
+            generator: self.generator.clone(),
+            settings_hash: settings_hash(&self.generator),
+            settings_toml: self.to_toml(),
+        })
+    }
+}
+
+/// The stable hash of the settings that affect output: FNV-1a (64 bit) of the generator settings
+/// as JSON, 16 hex digits. Threads, chunk size, count, shard and database do not change a puzzle.
+pub fn settings_hash(generator: &GeneratorConfig) -> String {
+    let json = serde_json::to_vec(generator).expect("generator settings serialize to JSON");
+    let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests;
