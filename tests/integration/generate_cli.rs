@@ -58,7 +58,9 @@ fn integrity(path: &Path) -> String {
 fn generated_batches_are_unique_and_solve_back_to_their_solution() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let batches: [(&str, &[&str]); 4] = [
+    let batches: [(&str, &[&str]); 6] = [
+        ("k9.db", &["--count", "20"]),
+        ("kj9.db", &["--variant", "killer-jigsaw", "--count", "4"]),
         ("k4.db", &["--size", "4", "--count", "24"]),
         ("k6.db", &["--size", "6", "--count", "8"]),
         (
