@@ -1,10 +1,13 @@
 //! `sudoku-press bench`: solver throughput (count to 2, one thread) over the standard sets.
 
 use anyhow::Context;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use sudoku_press::format::{Entry, Reader};
 use sudoku_press::solver::bench::{measure, BenchResult};
-use sudoku_press::{Cage, Cell, Geometry, Grid, Puzzle};
+use sudoku_press::Puzzle;
 
 /// Flags of `bench`.
 #[derive(clap::Args, Debug)]
@@ -90,58 +93,26 @@ fn standard_sets(data: &Path) -> anyhow::Result<Vec<(String, Vec<Puzzle>)>> {
     Ok(sets)
 }
 
-// TEMPORARY loaders until `format` lands on main; replaced by the format module's reader.
+/// Every puzzle of a file in any format the reader detects.
 fn load(path: &Path) -> anyhow::Result<Vec<Puzzle>> {
-    Ok(load_levels(path)?.into_iter().map(|(_, p)| p).collect())
+    Ok(read_entries(path)?.into_iter().map(|e| e.puzzle).collect())
 }
 
+/// The puzzles of a JSON-lines file with their `level` field (empty when absent).
 fn load_levels(path: &Path) -> anyhow::Result<Vec<(String, Puzzle)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        if line.starts_with('{') {
-            let v: serde_json::Value = serde_json::from_str(line)?;
-            let size = v["size"].as_u64().context("size")? as usize;
-            let geometry = match (v["box_rows"].as_u64(), v["box_cols"].as_u64()) {
-                (Some(r), Some(c)) => Geometry::boxed(size, r as usize, c as usize)?,
-                _ if size == 6 => Geometry::boxed(6, 2, 3)?,
-                _ => Geometry::standard(size)?,
-            };
-            let givens: Vec<u8> = v["givens"]
-                .as_array()
-                .context("givens")?
-                .iter()
-                .map(|x| x.as_u64().unwrap_or(0) as u8)
-                .collect();
-            let cages = v["cages"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|c| {
-                            let cells = c["cells"]
-                                .as_array()
-                                .into_iter()
-                                .flatten()
-                                .map(|x| Cell::new(x.as_u64().unwrap_or(0) as u8))
-                                .collect();
-                            Cage::new(c["sum"].as_u64().unwrap_or(0) as u16, cells)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            let grid = Grid::from_values(size, givens).context("givens")?;
-            let level = v["level"].as_str().unwrap_or("").to_string();
-            out.push((level, Puzzle::new(geometry, grid, cages)?));
-        } else {
-            let values: Vec<u8> = line
-                .trim()
-                .chars()
-                .map(|c| c.to_digit(10).unwrap_or(0) as u8)
-                .collect();
-            let grid = Grid::from_values(9, values).context("plain line")?;
-            out.push((String::new(), Puzzle::plain(Geometry::standard(9)?, grid)?));
-        }
-    }
-    Ok(out)
+    Ok(read_entries(path)?
+        .into_iter()
+        .map(|e| {
+            let level = e.object.as_ref().and_then(|o| o.get("level"));
+            let level = level.and_then(|l| l.as_str()).unwrap_or_default();
+            (level.to_string(), e.puzzle)
+        })
+        .collect())
+}
+
+fn read_entries(path: &Path) -> anyhow::Result<Vec<Entry>> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Reader::new(BufReader::new(file), None)
+        .and_then(|reader| reader.collect::<Result<Vec<_>, _>>())
+        .with_context(|| format!("reading {}", path.display()))
 }

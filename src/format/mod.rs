@@ -4,13 +4,15 @@ pub mod error;
 pub mod jsonl;
 pub mod lines;
 pub mod plain;
+pub mod rows;
 pub mod seed;
 pub mod sudocue;
 
 pub use error::{ErrorKind, FormatError};
 pub use jsonl::{write_jsonl, Object};
 pub use plain::write_plain;
-pub use seed::{write_rows, write_seed};
+pub use rows::{read_grid, write_rows};
+pub use seed::write_seed;
 pub use sudocue::write_sudocue;
 
 use crate::grid::Grid;
@@ -112,7 +114,7 @@ pub struct Reader<R> {
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
-fn is_content(text: &str) -> bool {
+pub fn is_content(text: &str) -> bool {
     let text = seed::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
@@ -190,6 +192,15 @@ impl<R: BufRead> Iterator for Reader<R> {
         self.failed = result.is_err();
         result.transpose()
     }
+}
+
+/// Open a puzzle or grid file for reading; `-` is standard input.
+pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead>> {
+    if path == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)?;
+    Ok(Box::new(std::io::BufReader::new(file)))
 }
 
 /// Read every entry of a text (for small inputs and tests).

@@ -45,7 +45,7 @@ pub(crate) struct Search<'a, const NC: usize> {
     cages: &'a CageSet,
     killer: bool,
     /// Cells that became single and still have to be removed from their peers.
-    queue: [u8; 256],
+    queue: [u8; 257],
     qlen: usize,
     /// Cages whose cells changed since they were last examined.
     dirty: [u64; DIRTY_WORDS],
@@ -67,7 +67,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
             layout,
             cages,
             killer: !cages.is_empty(),
-            queue: [0; 256],
+            queue: [0; 257],
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
             limit,
@@ -169,8 +169,27 @@ impl<'a, const NC: usize> Search<'a, NC> {
             st.placed[h as usize] |= b;
         }
         self.mark_cell(c);
+        // Branch-free: whether a peer held `b` is unpredictable, so every peer is written, a
+        // peer that became single is queued by advancing the queue length by 0 or 1, and an
+        // emptied peer is noticed once after the loop.
+        let mut emptied = false;
+        let killer = self.killer;
         for &p in layout.peers(c) {
-            self.eliminate(st, p as usize, b)?;
+            let p = p as usize;
+            let x = st.cand[p];
+            let y = x & !b;
+            st.cand[p] = y;
+            emptied |= y == 0;
+            let changed = x != y;
+            self.queue[self.qlen] = p as u8;
+            self.qlen += (changed && is_single(y)) as usize;
+            if killer {
+                let k = self.cages.cage_of[p] as usize;
+                self.dirty[k >> 6] |= (changed as u64) << (k & 63);
+            }
+        }
+        if emptied {
+            return Err(Contradiction);
         }
         Ok(())
     }

@@ -6,6 +6,17 @@ use crate::geometry::{Cell, Geometry, House};
 /// A set of up to 256 cells as four machine words, for intersections of peer sets.
 pub(crate) type Board = [u64; 4];
 
+/// Where a box (or jigsaw region) meets a row or column in two or more cells.
+#[derive(Clone, Debug)]
+pub(crate) struct Segment {
+    /// Both houses as a bit set over houses.
+    pub(crate) houses: u64,
+    /// The box's cells outside the intersection.
+    pub(crate) box_rest: Board,
+    /// The line's cells outside the intersection.
+    pub(crate) line_rest: Board,
+}
+
 /// Every table the kernel reads that depends on the geometry only.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -25,6 +36,16 @@ pub(crate) struct Layout {
     pub(crate) peer_start: Vec<u16>,
     /// The peers of each cell as a bitboard.
     pub(crate) peer_bits: Vec<Board>,
+    /// The cells of each house as a bitboard.
+    pub(crate) house_bits: Vec<Board>,
+    /// The three houses of each cell as a bit set over houses.
+    pub(crate) cell_houses: Vec<u64>,
+    /// The houses that meet a cell or one of its peers, as a bit set over houses.
+    pub(crate) peer_houses: Vec<u64>,
+    /// Box-line intersections of two or more cells, for locked candidates.
+    pub(crate) segments: Vec<Segment>,
+    /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
+    pub(crate) segment_start: Vec<u16>,
     /// Digit combinations by (count, sum).
     pub(crate) combos: Combos,
 }
@@ -59,6 +80,44 @@ impl Layout {
             peer_start.push(peers.len() as u16);
             peer_bits.push(bits);
         }
+        let house_bits: Vec<Board> = houses
+            .chunks(n)
+            .map(|cells| {
+                let mut bits: Board = [0; 4];
+                for &p in cells {
+                    bits[p as usize >> 6] |= 1 << (p & 63);
+                }
+                bits
+            })
+            .collect();
+        let cell_houses: Vec<u64> = houses_of
+            .iter()
+            .map(|hs| hs.iter().fold(0, |m, &h| m | 1 << h))
+            .collect();
+        let peer_houses = (0..cells)
+            .map(|c| {
+                let start = peer_start[c] as usize..peer_start[c + 1] as usize;
+                peers[start]
+                    .iter()
+                    .fold(cell_houses[c], |m, &p| m | cell_houses[p as usize])
+            })
+            .collect();
+        let mut segments = Vec::new();
+        let mut segment_start = vec![0u16];
+        for b in 2 * n..3 * n {
+            for line in 0..2 * n {
+                let (bx, ln) = (&house_bits[b], &house_bits[line]);
+                let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
+                if meet.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
+                    segments.push(Segment {
+                        houses: 1 << b | 1 << line,
+                        box_rest: std::array::from_fn(|w| bx[w] & !meet[w]),
+                        line_rest: std::array::from_fn(|w| ln[w] & !meet[w]),
+                    });
+                }
+            }
+            segment_start.push(segments.len() as u16);
+        }
         Layout {
             n,
             cells,
@@ -68,6 +127,11 @@ impl Layout {
             peers,
             peer_start,
             peer_bits,
+            house_bits,
+            cell_houses,
+            peer_houses,
+            segments,
+            segment_start,
             combos: Combos::new(n),
         }
     }

@@ -9,6 +9,7 @@ mod cages;
 mod combos;
 mod kernel;
 mod layout;
+mod plain;
 pub mod reference;
 #[cfg(test)]
 mod tests;
@@ -19,6 +20,7 @@ use crate::puzzle::Puzzle;
 use cages::CageSet;
 use kernel::Search;
 use layout::Layout;
+use plain::PlainSearch;
 use std::cell::RefCell;
 
 /// Work done by one search.
@@ -73,12 +75,10 @@ impl Solver {
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
         let (layout, cages) = (&self.layout, &self.cages);
-        let stats = match layout.cells {
-            0..=16 => Search::<16>::run(layout, cages, givens, limit, &mut solutions),
-            17..=64 => Search::<64>::run(layout, cages, givens, limit, &mut solutions),
-            65..=81 => Search::<81>::run(layout, cages, givens, limit, &mut solutions),
-            82..=144 => Search::<144>::run(layout, cages, givens, limit, &mut solutions),
-            _ => Search::<256>::run(layout, cages, givens, limit, &mut solutions),
+        let stats = if cages.is_empty() {
+            run_plain(layout, givens, limit, &mut solutions)
+        } else {
+            run_killer(layout, cages, givens, limit, &mut solutions)
         };
         SolveReport { solutions, stats }
     }
@@ -86,6 +86,42 @@ impl Solver {
     /// The number of solutions of `puzzle`, counted up to `limit`.
     pub fn count_solutions(&mut self, puzzle: &Puzzle, limit: usize) -> usize {
         self.solve(puzzle, limit).solutions.len()
+    }
+}
+
+/// The plain kernel, instantiated for the side N and its bitboard width in words.
+fn run_plain(
+    layout: &Layout,
+    givens: &[u8],
+    limit: usize,
+    solutions: &mut Vec<Grid>,
+) -> SolveStats {
+    macro_rules! sizes {
+        ($($n:literal => $w:literal),*) => {
+            match layout.n {
+                $($n => PlainSearch::<$n, $w>::run(layout, givens, limit, solutions),)*
+                n => unreachable!("geometry sizes are 1..=16, got {n}"),
+            }
+        };
+    }
+    sizes!(1 => 1, 2 => 1, 3 => 1, 4 => 1, 5 => 1, 6 => 1, 7 => 1, 8 => 1,
+           9 => 2, 10 => 2, 11 => 2, 12 => 3, 13 => 3, 14 => 4, 15 => 4, 16 => 4)
+}
+
+/// The killer kernel, instantiated for a cell-array length that fits the grid.
+fn run_killer(
+    layout: &Layout,
+    cages: &CageSet,
+    givens: &[u8],
+    limit: usize,
+    solutions: &mut Vec<Grid>,
+) -> SolveStats {
+    match layout.cells {
+        0..=16 => Search::<16>::run(layout, cages, givens, limit, solutions),
+        17..=64 => Search::<64>::run(layout, cages, givens, limit, solutions),
+        65..=81 => Search::<81>::run(layout, cages, givens, limit, solutions),
+        82..=144 => Search::<144>::run(layout, cages, givens, limit, solutions),
+        _ => Search::<256>::run(layout, cages, givens, limit, solutions),
     }
 }
 

@@ -1,1 +1,109 @@
-//! (in progress)
+//! Data-set checks (skipped without ../shared/data): the source example, the published and Solo
+//! killers against their stored solutions, the first 1,000 17-clue puzzles, and `bench` over all.
+
+use crate::common::{run, shared_data};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use sudoku_press::format::write_rows;
+use sudoku_press::format::{Entry, Reader};
+use sudoku_press::solver::{solve, Solver};
+
+fn entries(path: &Path) -> Vec<Entry> {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Reader::new(BufReader::new(file), None)
+        .and_then(|reader| reader.collect::<Result<Vec<_>, _>>())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every entry has exactly one solution, equal to the one stored with it.
+fn assert_unique_and_stored(entries: &[Entry]) {
+    let mut solver = Solver::new(entries[0].puzzle.geometry());
+    for entry in entries {
+        if solver.geometry() != entry.puzzle.geometry() {
+            solver = Solver::new(entry.puzzle.geometry());
+        }
+        let report = solver.solve(&entry.puzzle, 2);
+        assert_eq!(report.solutions.len(), 1, "line {}: not unique", entry.line);
+        let stored = entry.solution.as_ref().expect("a stored solution");
+        assert_eq!(&report.solutions[0], stored, "line {}", entry.line);
+    }
+}
+
+#[test]
+fn source_example_solves_to_its_published_solution() {
+    let Some(data) = shared_data() else { return };
+    let puzzle_file = data.join("killer/seed001_example.txt");
+    let solution_file = data.join("killer/seed001_example.solution.txt");
+    if !puzzle_file.exists() || !solution_file.exists() {
+        eprintln!("skipping: the seed001 example is absent");
+        return;
+    }
+    let entries = entries(&puzzle_file);
+    assert_eq!(entries.len(), 1);
+    let report = solve(&entries[0].puzzle, 2);
+    assert_eq!(report.solutions.len(), 1, "the example is unique");
+    let mut printed = Vec::new();
+    write_rows(&mut printed, &report.solutions[0]).unwrap();
+    let expected = std::fs::read_to_string(solution_file).unwrap();
+    assert_eq!(String::from_utf8(printed).unwrap(), expected);
+}
+
+#[test]
+fn krazydad_killers_are_unique_and_match_their_solutions() {
+    let Some(data) = shared_data() else { return };
+    let entries = entries(&data.join("killer/krazydad_vol1.jsonl"));
+    assert_eq!(entries.len(), 800);
+    assert_unique_and_stored(&entries);
+}
+
+#[test]
+fn solo_killers_are_unique_and_match_their_solutions() {
+    let Some(data) = shared_data() else { return };
+    let levels = entries(&data.join("killer/solo_levels.jsonl"));
+    let small = entries(&data.join("killer/solo_small.jsonl"));
+    assert_eq!(levels.len() + small.len(), 200);
+    assert_unique_and_stored(&levels);
+    assert_unique_and_stored(&small);
+}
+
+#[test]
+fn first_thousand_seventeen_clue_puzzles_are_unique() {
+    let Some(data) = shared_data() else { return };
+    let entries = entries(&data.join("sudoku/17_clue.txt"));
+    let mut solver = Solver::new(entries[0].puzzle.geometry());
+    for entry in entries.iter().take(1000) {
+        let report = solver.solve(&entry.puzzle, 2);
+        assert_eq!(report.solutions.len(), 1, "line {}", entry.line);
+        assert!(entry.puzzle.is_solution(&report.solutions[0]));
+    }
+}
+
+#[test]
+fn bench_counts_every_standard_set() {
+    let Some(data) = shared_data() else { return };
+    let out = run(&[
+        "bench",
+        "--data",
+        data.to_str().unwrap(),
+        "--min-seconds",
+        "0",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    for (set, counts) in [
+        ("krazydad_vol1", "0/800/0"),
+        ("solo 3x3kdu", "0/40/0"),
+        ("solo 2x2kdb", "0/20/0"),
+        ("17_clue", "0/49158/0"),
+        ("top1465", "0/1465/0"),
+    ] {
+        let row = table.lines().find(|l| l.starts_with(set));
+        let row = row.unwrap_or_else(|| panic!("no row for {set} in\n{table}"));
+        assert!(row.ends_with(counts), "{row}");
+    }
+}
