@@ -166,6 +166,15 @@ fn describe(plan: &Plan) -> String {
 }
 
 fn summary_line(plan: &Plan, s: &RunSummary) -> String {
+    if s.resumed_at >= s.total {
+        return format!(
+            "{} [{}]: already complete ({} work items of this run in {}), nothing to do",
+            describe(plan),
+            plan.name,
+            s.total,
+            plan.db.display()
+        );
+    }
     let secs = s.elapsed.as_secs_f64();
     let rate = s.tally.stored as f64 / secs.max(1e-9);
     let resumed = if s.resumed_at > 0 {
