@@ -91,15 +91,16 @@ pub fn run(
     while let Some(mut chunk) = next.take() {
         let end = chunk.end_pos;
         let mut following = None;
+        // A chunk's wall time is one cycle: from the previous commit's start to its own.
+        chunk.wall_micros = since.elapsed().as_micros() as u64;
+        since = Instant::now();
         // The writer commits this chunk while the pool generates the next one.
         let committed = pool.in_place_scope(|scope| {
             if end < total {
                 scope.spawn(|_| following = Some(make_chunk(plan, span(end))));
             }
-            chunk.wall_micros = since.elapsed().as_micros() as u64;
             store.commit_chunk(&state, &chunk)
         })?;
-        since = Instant::now();
         next = following;
         progress.done = end;
         progress.tally.add(committed);

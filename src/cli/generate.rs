@@ -2,7 +2,7 @@
 //! progress bar on stderr and a summary line per run.
 
 use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -135,8 +135,14 @@ fn progress_bar(plan: &Plan) -> ProgressBar {
     };
     let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target);
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}")
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {rate} ETA {eta} {msg}")
             .expect("the template is valid")
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
     );
     bar.set_prefix(describe(plan));
@@ -160,6 +166,15 @@ fn describe(plan: &Plan) -> String {
 }
 
 fn summary_line(plan: &Plan, s: &RunSummary) -> String {
+    if s.resumed_at >= s.total {
+        return format!(
+            "{} [{}]: already complete ({} work items of this run in {}), nothing to do",
+            describe(plan),
+            plan.name,
+            s.total,
+            plan.db.display()
+        );
+    }
     let secs = s.elapsed.as_secs_f64();
     let rate = s.tally.stored as f64 / secs.max(1e-9);
     let resumed = if s.resumed_at > 0 {
