@@ -1,9 +1,10 @@
 //! Solver tests: fixed cases and property tests against the plain exhaustive search.
 
 use super::cages::CageSet;
+use super::kernel::Search;
 use super::layout::Layout;
 use super::reference::brute_force_solutions;
-use super::{count_solutions, run_killer, run_plain, solve, Solver};
+use super::{count_solutions, run_plain, solve, Solver};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
@@ -248,7 +249,7 @@ proptest! {
         let layout = Layout::new(&geometry);
         let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
         run_plain(&layout, puzzle.givens().values(), 3, &mut by_plain);
-        run_killer(&layout, &CageSet::default(), puzzle.givens().values(), 3, &mut by_cells);
+        Search::run(&layout, &CageSet::default(), puzzle.givens().values(), 3, &mut by_cells);
         prop_assert_eq!(by_plain.len(), by_cells.len());
         prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
         if by_plain.len() < 3 {
