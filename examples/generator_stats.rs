@@ -32,8 +32,15 @@ fn main() {
     let mut all_guesses: Vec<u64> = Vec::new();
     let mut levels: BTreeMap<String, u64> = BTreeMap::new();
     let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
+    let mut slowest = (0.0f64, 0u64);
     for index in 0..count {
-        match generate_puzzle(&config, seed, index) {
+        let item_start = Instant::now();
+        let outcome = generate_puzzle(&config, seed, index);
+        let item_secs = item_start.elapsed().as_secs_f64();
+        if item_secs > slowest.0 {
+            slowest = (item_secs, index);
+        }
+        match outcome {
             Outcome::Generated(g) => {
                 let m = g.metrics;
                 ok += 1;
@@ -68,6 +75,11 @@ fn main() {
         1e3 * secs / count as f64,
         1e3 * secs / ok.max(1) as f64,
         ok as f64 / secs
+    );
+    println!(
+        "slowest item: {:.3} ms (index {})",
+        1e3 * slowest.0,
+        slowest.1
     );
     let per = |x: u64| x as f64 / ok.max(1) as f64;
     println!(

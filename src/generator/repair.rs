@@ -61,28 +61,53 @@ pub fn repair<R: Rng>(
     while spares.len() < SPARES {
         spares.push(layout.open_empty());
     }
+    // Local edits first. Regrown neighbourhoods (dearer to draw) cost 1, so they only matter
+    // when no local edit is perfect; the choice stays uniform among all best edits.
     let mut edits = local_edits(layout, geometry, &diff, spares[0], rules, rng);
-    let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
-    around.sort_unstable();
-    around.dedup();
-    for &id in &around {
+    let mut best = best_edit(
+        layout,
+        geometry,
+        solution,
+        alternatives,
+        &edits,
+        0,
+        rules,
+        rng,
+    );
+    if best.map_or(true, |b| b.score != PERFECT) {
+        let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
+        around.sort_unstable();
+        around.dedup();
+        let first = edits.len();
+        for &id in &around {
+            edits.extend(regrown(
+                layout,
+                geometry,
+                solution,
+                &[id],
+                &spares,
+                rules,
+                rng,
+            ));
+        }
         edits.extend(regrown(
+            layout, geometry, solution, &around, &spares, rules, rng,
+        ));
+        let more = best_edit(
             layout,
             geometry,
             solution,
-            &[id],
-            &spares,
+            alternatives,
+            &edits,
+            first,
             rules,
             rng,
-        ));
+        );
+        best = Best::merge(best, more, rng);
     }
-    edits.extend(regrown(
-        layout, geometry, solution, &around, &spares, rules, rng,
-    ));
-    let best = best_edit(layout, geometry, solution, alternatives, &edits, rules, rng);
     match best {
-        Some((score, i)) if score.0 < before => {
-            try_apply(layout, geometry, solution, &edits[i].moves, rules)
+        Some(b) if b.score.0 < before => {
+            try_apply(layout, geometry, solution, &edits[b.index].moves, rules)
                 .expect("the chosen edit applied before");
             true
         }
@@ -90,22 +115,56 @@ pub fn repair<R: Rng>(
     }
 }
 
-/// The best of `edits` (in random order among equals) with its score: alternatives still
-/// admitted, cost, cages of five or more cells touched.
+/// An edit's score: alternatives still admitted, cost, cages of five or more cells touched.
+type Score = (usize, u8, usize);
+
+/// The best possible score: every alternative ruled out by a size-keeping edit.
+const PERFECT: Score = (0, 0, 0);
+
+/// The best edit seen, drawn uniformly among those sharing its score.
+#[derive(Copy, Clone, Debug)]
+struct Best {
+    score: Score,
+    index: usize,
+    ties: u32,
+}
+
+impl Best {
+    /// The better of two, or a uniform draw among the union of their ties.
+    fn merge<R: Rng>(a: Option<Best>, b: Option<Best>, rng: &mut R) -> Option<Best> {
+        match (a, b) {
+            (Some(a), Some(b)) if a.score == b.score => {
+                let ties = a.ties + b.ties;
+                let pick = if rng.random_range(0..ties) < a.ties {
+                    a
+                } else {
+                    b
+                };
+                Some(Best { ties, ..pick })
+            }
+            (Some(a), Some(b)) => Some(if a.score < b.score { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// The best of `edits[from..]`, evaluated in random order, stopping at the first perfect one.
+#[allow(clippy::too_many_arguments)]
 fn best_edit<R: Rng>(
     layout: &mut CageLayout,
     geometry: &Geometry,
     solution: &Grid,
     alternatives: &[Grid],
     edits: &[Candidate],
+    from: usize,
     rules: &LayoutRules,
     rng: &mut R,
-) -> Option<((usize, u8, usize), usize)> {
-    let mut order: Vec<usize> = (0..edits.len()).collect();
+) -> Option<Best> {
+    let mut order: Vec<usize> = (from..edits.len()).collect();
     order.shuffle(rng);
-    let mut best: Option<((usize, u8, usize), usize)> = None;
-    for i in order {
-        let edit = &edits[i];
+    let mut best: Option<Best> = None;
+    for index in order {
+        let edit = &edits[index];
         let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, rules) else {
             continue;
         };
@@ -118,8 +177,15 @@ fn best_edit<R: Rng>(
             .count();
         revert(layout, solution, &undo);
         let score = (admitted, edit.cost, big);
-        if best.as_ref().map_or(true, |(s, _)| score < *s) {
-            best = Some((score, i));
+        let this = Some(Best {
+            score,
+            index,
+            ties: 1,
+        });
+        best = Best::merge(best, this, rng);
+        if score == PERFECT {
+            // The first perfect edit in a random order is a uniform draw among perfect edits.
+            return best.map(|b| Best { index, ..b });
         }
     }
     best

@@ -94,18 +94,14 @@ pub fn unique_zero_given<R: Rng>(
                 layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
             }
         }
-        let puzzle = killer(geometry, Grid::empty(geometry.size()), &layout, solution);
+        let cages = layout.to_cages(solution);
+        let puzzle = Puzzle::new(geometry.clone(), Grid::empty(geometry.size()), cages)
+            .expect("a layout over a valid solution makes a valid puzzle");
         match checker.check(&puzzle, solution, LAYOUT_SOLUTION_LIMIT) {
             Verdict::Unique => return Ok((puzzle, repairs)),
             Verdict::Multiple(found) => alternatives.extend(found),
         }
     }
-}
-
-/// The killer puzzle of a layout over `solution` with these givens.
-pub fn killer(geometry: &Geometry, givens: Grid, layout: &CageLayout, solution: &Grid) -> Puzzle {
-    Puzzle::new(geometry.clone(), givens, layout.to_cages(solution))
-        .expect("a layout over a valid solution makes a valid puzzle")
 }
 
 /// Remove givens in random order while the puzzle (with these cages) stays unique: the result is
