@@ -152,6 +152,6 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         &g.puzzle,
         &g.solution,
         &metrics,
-        key,
+        &key,
     ))
 }

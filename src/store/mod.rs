@@ -3,7 +3,7 @@
 //! # Schema (revision 1; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 1`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
-//! `id`, `seed`, `settings_hash` (16 hex digits, FNV-1a of the output-affecting settings),
+//! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
 //! `settings` (the whole run settings as TOML), `generator_version`, `count` (work items
 //! `0..count` of the whole run), `shard_index`, `shard_count` (`0`, `1` when unsharded),
 //! `created` (UTC, ISO 8601). UNIQUE (settings_hash, seed, generator_version, shard_index, shard_count).
@@ -15,8 +15,10 @@
 //! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
-//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE: the
-//! puzzle's least form under the 8 symmetries of the square and the digit complement).
+//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
+//! symmetries of the square and the digit complement; the full form runs to 400 characters for
+//! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
 //! UNIQUE (run, idx).
 //!
 //! `chunks` — the progress record, written in the same transaction as the chunk's puzzles:

@@ -30,14 +30,7 @@ fn row(index: u64, key: &str) -> PuzzleRow {
         micros: 10,
         level: "easy",
     };
-    PuzzleRow::encode(
-        index,
-        "killer",
-        &puzzle,
-        &solution,
-        &metrics,
-        key.to_string(),
-    )
+    PuzzleRow::encode(index, "killer", &puzzle, &solution, &metrics, key)
 }
 
 fn new_run(shard: Shard, count: u64) -> NewRun {
