@@ -86,7 +86,9 @@ pub enum StoreError {
         detail: String,
     },
     /// The file or its directory is read-only.
-    #[error("{path}: read-only (the file or its directory cannot be written); nothing was changed")]
+    #[error(
+        "{path}: read-only (the file or its directory cannot be written); nothing was changed"
+    )]
     ReadOnly {
         /// The file.
         path: PathBuf,
