@@ -113,6 +113,10 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
             stats.contains(&format!("{} puzzles", keys.len())),
             "{stats}"
         );
+        if db.starts_with('k') {
+            let cages = stats.contains("per puzzle (min") && stats.contains("cage sizes: 2: ");
+            assert!(cages, "{stats}");
+        }
     }
 }
 
