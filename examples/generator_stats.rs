@@ -29,6 +29,7 @@ fn main() {
     let (mut ok, mut calls, mut repairs, mut givens_total, mut guesses) = (0u64, 0u64, 0u64, 0, 0);
     let mut sizes = vec![0u64; size as usize + 1];
     let mut counts: Vec<usize> = Vec::new();
+    let mut all_guesses: Vec<u64> = Vec::new();
     let mut levels: BTreeMap<String, u64> = BTreeMap::new();
     let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
     for index in 0..count {
@@ -40,6 +41,7 @@ fn main() {
                 repairs += m.repairs as u64;
                 givens_total += m.givens;
                 guesses += m.guesses;
+                all_guesses.push(m.guesses);
                 counts.push(m.cage_count);
                 for (k, &c) in m.cage_sizes.iter().enumerate() {
                     sizes[k] += c as u64;
@@ -94,5 +96,20 @@ fn main() {
         let avg = counts.iter().sum::<usize>() as f64 / counts.len() as f64;
         println!("cages per puzzle: mean {avg:.2}, min {min}, max {max}");
     }
+    all_guesses.sort_unstable();
+    let q = |f: f64| {
+        all_guesses
+            .get(((all_guesses.len() as f64 - 1.0) * f) as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "solver guesses on the final puzzle: q25 {}, median {}, q75 {}, q90 {}, max {}",
+        q(0.25),
+        q(0.5),
+        q(0.75),
+        q(0.9),
+        q(1.0)
+    );
     println!("levels: {levels:?}");
 }

@@ -43,6 +43,7 @@ if [ "$quick" = 1 ]; then
     count=1000
     plain_count=200
     cpsat_args=(--limit 100 "${cpsat_args[@]}")
+    [ -n "${BENCH_ARGS:-}" ] || bench_args=(--min-seconds 0.5)
     [ -n "${SOLO_ARGS:-}" ] || solo_args=(--verify --budget 30 3x3kdb:100 3x3kda:20 3x3kdu:10 2x2kdb:100 3x3:200)
 fi
 
@@ -94,8 +95,18 @@ our_bench() {
         return 0
     fi
     # shellcheck disable=SC2016 # a literal `$ command` line for the report
-    printf '`$ SUDOKU_PRESS_DATA=%s cargo run --release -- bench%s`\n\n' "$SUDOKU_PRESS_DATA" "${bench_args[*]/#/ }"
-    cargo run --release --quiet -- bench "${bench_args[@]}"
+    printf '`$ cargo run --release -- bench --data %s%s`\n\n' "$SUDOKU_PRESS_DATA" "${bench_args[*]:+ ${bench_args[*]}}"
+    local rc=0
+    cargo run --release --quiet -- bench --data "$SUDOKU_PRESS_DATA" "${bench_args[@]}" >"$work/bench.out" || rc=$?
+    # A Markdown table goes in as it is; anything else as a code block.
+    if head -n 1 "$work/bench.out" | grep -q '^|'; then
+        cat "$work/bench.out"
+    else
+        echo '```'
+        cat "$work/bench.out"
+        echo '```'
+    fi
+    return "$rc"
 }
 
 # Time one `generate` run into a fresh database; print a table row (wall, CPU, rate, peak RSS).

@@ -101,8 +101,11 @@ pub fn encode_image(puzzle: &Puzzle, symmetry: PuzzleSymmetry) -> String {
 mod tests {
     use super::*;
     use crate::cage::Cage;
+    use crate::generator::Variant;
+    use crate::generator::{generate_puzzle, Generated, GeneratorConfig, GivensPolicy, Outcome};
     use crate::geometry::{Cell, Geometry};
     use crate::grid::Grid;
+    use proptest::prelude::*;
 
     fn sample() -> Puzzle {
         let g = Geometry::standard(4).unwrap();
@@ -138,5 +141,106 @@ mod tests {
             dihedral: crate::transform::Dihedral::Identity,
             complement: false,
         }
+    }
+
+    /// Generator settings covering every geometry kind: square and non-square boxes, jigsaw,
+    /// with cages or givens or both.
+    fn configs() -> Vec<GeneratorConfig> {
+        let c = |variant, size, givens| GeneratorConfig {
+            variant,
+            size,
+            givens,
+            ..GeneratorConfig::default()
+        };
+        vec![
+            c(Variant::Killer, 4, GivensPolicy::Zero),
+            c(Variant::Killer, 6, GivensPolicy::Zero),
+            c(Variant::Killer, 6, GivensPolicy::Minimal),
+            c(Variant::Classic, 6, GivensPolicy::Zero),
+            c(Variant::Jigsaw, 5, GivensPolicy::Zero),
+            c(Variant::KillerJigsaw, 6, GivensPolicy::Zero),
+            c(Variant::Killer, 9, GivensPolicy::Zero),
+        ]
+    }
+
+    fn generated(which: usize, seed: u64, index: u64) -> Option<Generated> {
+        match generate_puzzle(&configs()[which], seed, index) {
+            Outcome::Generated(g) => Some(g),
+            Outcome::Rejected(_) => None,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn key_is_invariant_under_every_symmetry(
+            which in 0usize..7, seed in any::<u64>(), index in 0u64..1000,
+        ) {
+            let Some(g) = generated(which, seed, index) else { return Ok(()) };
+            let key = canonical_key(&g.puzzle);
+            let group = PuzzleSymmetry::group(g.puzzle.geometry());
+            prop_assert!(group.len() == 8 || group.len() == 16);
+            for s in group {
+                let image = s.apply(&g.puzzle);
+                prop_assert_eq!(canonical_key(&image), key.clone());
+                prop_assert_eq!(encode_image(&g.puzzle, s), encode_image(&image, id()));
+            }
+        }
+
+        #[test]
+        fn keys_differ_exactly_between_different_orbits(
+            which in 0usize..7, seed in any::<u64>(), index in 0u64..1000,
+        ) {
+            let Some(a) = generated(which, seed, index) else { return Ok(()) };
+            let Some(b) = generated(which, seed, index + 1) else { return Ok(()) };
+            let orbit: Vec<String> = PuzzleSymmetry::group(a.puzzle.geometry())
+                .into_iter()
+                .map(|s| encode_image(&a.puzzle, s))
+                .collect();
+            let same_orbit = orbit.contains(&encode_image(&b.puzzle, id()));
+            prop_assert_eq!(canonical_key(&a.puzzle) == canonical_key(&b.puzzle), same_orbit);
+            // A one-cell change (a given added) always leaves the orbit.
+            let cell = Cell::new((seed % a.puzzle.geometry().cell_count() as u64) as u8);
+            if a.puzzle.givens().get(cell).is_none() {
+                let mut givens = a.puzzle.givens().clone();
+                givens.set(cell, a.solution.get(cell));
+                let g = a.puzzle.geometry().clone();
+                let more = Puzzle::new(g, givens, a.puzzle.cages().to_vec()).unwrap();
+                prop_assert_ne!(canonical_key(&more), canonical_key(&a.puzzle));
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_has_as_many_keys_as_orbits() {
+        let puzzles: Vec<Puzzle> = (0..40)
+            .filter_map(|i| generated(0, 77, i))
+            .map(|g| g.puzzle)
+            .collect();
+        let mut keys: Vec<String> = puzzles.iter().map(canonical_key).collect();
+        keys.sort();
+        keys.dedup();
+        // Orbits by plain comparison of the images (cages in sorted order).
+        let plain = |p: &Puzzle| {
+            let mut cages = p.cages().to_vec();
+            cages.sort();
+            (p.givens().clone(), cages)
+        };
+        let mut orbits: Vec<Puzzle> = Vec::new();
+        for p in &puzzles {
+            let group = PuzzleSymmetry::group(p.geometry());
+            if !orbits
+                .iter()
+                .any(|q| group.iter().any(|s| plain(&s.apply(p)) == plain(q)))
+            {
+                orbits.push(p.clone());
+            }
+        }
+        assert!(
+            orbits.len() < puzzles.len(),
+            "4x4 batches repeat some orbit"
+        );
+        assert_eq!(keys.len(), orbits.len());
     }
 }

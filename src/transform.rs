@@ -276,8 +276,58 @@ fn banded_permutation<R: Rng>(n: usize, group: usize, rng: &mut R) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::generator::fill::fill_grid;
+    use crate::generator::jigsaw::random_jigsaw;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome, Variant};
+    use crate::solver;
+    use proptest::prelude::*;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        #[test]
+        fn symmetries_keep_uniqueness_and_map_the_solution(
+            which in 0usize..4, seed in any::<u64>(), index in 0u64..1000,
+        ) {
+            let (variant, size) = [
+                (Variant::Killer, 4),
+                (Variant::Killer, 6),
+                (Variant::KillerJigsaw, 5),
+                (Variant::Classic, 9),
+            ][which];
+            let config = GeneratorConfig { variant, size, ..GeneratorConfig::default() };
+            let Outcome::Generated(g) = generate_puzzle(&config, seed, index) else {
+                return Ok(());
+            };
+            for s in PuzzleSymmetry::group(g.puzzle.geometry()) {
+                let image = s.apply(&g.puzzle);
+                let report = solver::solve(&image, 2);
+                prop_assert_eq!(report.solutions, vec![s.map_grid(&g.solution)]);
+            }
+        }
+
+        #[test]
+        fn grid_transforms_keep_boxed_and_jigsaw_grids_valid(seed in any::<u64>(), which in 0usize..6) {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let (geometry, grid) = match which {
+                0 => (Geometry::boxed(6, 3, 2).unwrap(), None),
+                1 => (Geometry::boxed(8, 2, 4).unwrap(), None),
+                2 => (Geometry::standard(9).unwrap(), None),
+                3 => (Geometry::boxed(12, 4, 3).unwrap(), None),
+                _ => {
+                    let (g, grid) = random_jigsaw(3 + which, &mut rng).unwrap();
+                    (g, Some(grid))
+                }
+            };
+            let grid = grid.unwrap_or_else(|| fill_grid(&geometry, u64::MAX, &mut rng).unwrap());
+            let t = GridTransform::random(&geometry, &mut rng);
+            let (g2, grid2) = t.apply(&geometry, &grid);
+            prop_assert!(grid2.is_solved(&g2));
+            prop_assert_eq!(g2.is_jigsaw(), geometry.is_jigsaw());
+            prop_assert_eq!(g2.box_shape(), geometry.box_shape());
+        }
+    }
 
     #[test]
     fn dihedral_maps_are_bijections_and_compose_as_expected() {

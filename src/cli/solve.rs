@@ -7,6 +7,7 @@
 use anyhow::Context;
 use rayon::prelude::*;
 use std::io::{BufWriter, Write};
+use std::process::ExitCode;
 use std::time::Instant;
 use sudoku_press::format::{self, jsonl, plain, Entry, Format, Reader};
 use sudoku_press::{solver, Grid, Puzzle};
@@ -59,7 +60,7 @@ fn solve_one(puzzle: &Puzzle) -> Answer {
 }
 
 /// Run `solve`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = if args.file == "-" {
         "<stdin>"
     } else {
@@ -105,9 +106,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "{} of {} puzzles have no unique solution",
             printer.not_unique, printer.written
         );
-        std::process::exit(1);
+        return Ok(ExitCode::from(1));
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes answers in the input's format.

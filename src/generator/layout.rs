@@ -123,31 +123,13 @@ impl CageLayout {
         self.cages[id].len() < max_size && !self.digits[id].contains(digit)
     }
 
-    /// Is cage `id` orthogonally connected? (Allocation-free for cages of up to 32 cells.)
+    /// Is cage `id` orthogonally connected?
     pub fn is_connected(&self, geometry: &Geometry, id: usize) -> bool {
         let cells = &self.cages[id];
-        let k = cells.len();
-        if k > 32 {
+        if cells.len() > 32 {
             return geometry.is_connected(cells);
         }
-        let n = geometry.size();
-        let adjacent = |a: Cell, b: Cell| {
-            let (a, b) = (a.as_index(), b.as_index());
-            (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
-        };
-        let all = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
-        let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
-        while todo != 0 {
-            let i = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            for (j, &other) in cells.iter().enumerate() {
-                if seen & (1 << j) == 0 && adjacent(cells[i], other) {
-                    seen |= 1 << j;
-                    todo |= 1 << j;
-                }
-            }
-        }
-        seen == all
+        are_connected(geometry.size(), cells)
     }
 
     /// The ids of the cages orthogonally next to `cell`, other than its own, without repeats.
@@ -234,6 +216,30 @@ impl CageLayout {
             delta == 0
         })
     }
+}
+
+/// Are these (at most 32) cells of an `n x n` grid one orthogonally connected group? A breadth-first
+/// search over a bitmask of list positions: no allocation, for cages and regions.
+pub fn are_connected(n: usize, cells: &[Cell]) -> bool {
+    let k = cells.len();
+    debug_assert!(k <= 32);
+    let adjacent = |a: Cell, b: Cell| {
+        let (a, b) = (a.as_index(), b.as_index());
+        (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
+    };
+    let all = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+    let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        for (j, &other) in cells.iter().enumerate() {
+            if seen & (1 << j) == 0 && adjacent(cells[i], other) {
+                seen |= 1 << j;
+                todo |= 1 << j;
+            }
+        }
+    }
+    seen == all
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "1";
+pub const GENERATOR_VERSION: &str = "2";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,8 +101,6 @@ pub struct SeedGrid {
     pub grid: Grid,
 }
 
-/// Node bound for seed grids on boxes (generous: a 16x16 fill needs a few hundred).
-const SEED_NODE_LIMIT: u64 = 1_000_000;
 /// Stream domain of seed grids, keyed by the seed-grid group `index / variations_per_seed`.
 const SEED_STREAM: u64 = 0x5EED;
 /// Stream domain of work items, keyed by the item index.
@@ -134,7 +132,7 @@ pub fn seed_grid(
         let (geometry, grid) = jigsaw::random_jigsaw(config.size as usize, rng)?;
         return Some(SeedGrid { geometry, grid });
     }
-    let grid = fill::fill_grid(&resolved.geometry, SEED_NODE_LIMIT, rng)?;
+    let grid = fill::random_grid(&resolved.geometry, rng)?;
     Some(SeedGrid {
         geometry: resolved.geometry.clone(),
         grid,

@@ -85,6 +85,26 @@ fn small_killers_are_unique_with_zero_givens() {
 }
 
 #[test]
+fn nine_by_nine_puzzles_of_every_variant() {
+    check_batch(&config(Variant::Killer, 9), 6, 30, 29);
+    check_batch(&config(Variant::Classic, 9), 6, 10, 10);
+    check_batch(&config(Variant::Jigsaw, 9), 6, 5, 5);
+    check_batch(&config(Variant::KillerJigsaw, 9), 6, 5, 4);
+}
+
+#[test]
+fn other_box_shapes_and_sizes() {
+    let shaped = |size, rows, cols| GeneratorConfig {
+        box_rows: Some(rows),
+        box_cols: Some(cols),
+        ..config(Variant::Killer, size)
+    };
+    check_batch(&shaped(6, 3, 2), 7, 5, 4);
+    check_batch(&shaped(8, 2, 4), 7, 3, 2);
+    check_batch(&config(Variant::Classic, 8), 7, 3, 3);
+}
+
+#[test]
 fn small_plain_and_jigsaw_puzzles_are_unique_and_minimal() {
     check_batch(&config(Variant::Classic, 4), 3, 10, 10);
     check_batch(&config(Variant::Jigsaw, 4), 3, 10, 10);

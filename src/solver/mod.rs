@@ -90,7 +90,7 @@ impl Solver {
 }
 
 /// The plain kernel, instantiated for the side N and its bitboard width in words.
-fn run_plain(
+pub(crate) fn run_plain(
     layout: &Layout,
     givens: &[u8],
     limit: usize,
@@ -109,7 +109,7 @@ fn run_plain(
 }
 
 /// The killer kernel, instantiated for a cell-array length that fits the grid.
-fn run_killer(
+pub(crate) fn run_killer(
     layout: &Layout,
     cages: &CageSet,
     givens: &[u8],
