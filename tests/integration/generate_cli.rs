@@ -360,6 +360,12 @@ fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
         std::fs::read_to_string(d.join("out.jsonl")).unwrap(),
         stdout
     );
+    let err = fails(
+        d,
+        &["export", "--db", "p.db", "--format", "csv", "-o", "./p.db"],
+    );
+    assert!(err.contains("database itself"), "{err}");
+    assert_eq!(export(d, "p.db", "jsonl"), stdout);
     let dash = sp(
         d,
         &["export", "--db", "p.db", "--format", "jsonl", "-o", "-"],
