@@ -27,8 +27,8 @@
 //!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
-//! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses at most the
-//! transaction in flight, never a committed chunk.
+//! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
+//! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
 pub mod codec;
 mod merge;
