@@ -3,8 +3,9 @@
 //!
 //! Work item `i` of a run is `generate_puzzle(generator settings, seed, i)` and depends on nothing
 //! else, so the stored content is the same for any thread count, chunk size or sharding. Chunks
-//! commit in order, each with its progress record: a killed run loses at most the chunk in flight,
-//! and running it again continues at the first uncommitted position.
+//! commit in order, each with its progress record: a killed run loses only uncommitted work (the
+//! chunk being committed and the one being generated), and running it again continues at the
+//! first uncommitted position.
 
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
@@ -152,6 +153,6 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         &g.puzzle,
         &g.solution,
         &metrics,
-        key,
+        &key,
     ))
 }

@@ -2,7 +2,7 @@
 //! progress bar on stderr and a summary line per run.
 
 use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 p.tally.stored, p.tally.duplicates, p.tally.rejected
             ));
         })?;
-        bar.finish_and_clear();
+        drop(bar);
         eprintln!("{}", summary_line(plan, &summary));
     }
     Ok(())
@@ -133,7 +133,9 @@ fn progress_bar(plan: &Plan) -> ProgressBar {
     } else {
         ProgressDrawTarget::hidden()
     };
-    let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target);
+    // Cleared when dropped, so an error prints on a clean line.
+    let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target)
+        .with_finish(ProgressFinish::AndClear);
     bar.set_style(
         ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {rate} ETA {eta} {msg}")
             .expect("the template is valid")

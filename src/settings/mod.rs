@@ -13,6 +13,7 @@ pub use load::{load, select};
 pub use shard::{Shard, MAX_SHARDS};
 
 use crate::generator::{ConfigError, GeneratorConfig, Variant};
+use crate::store::codec::fingerprint;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -330,14 +331,12 @@ impl Settings {
     }
 }
 
-/// The stable hash of the settings that affect output: FNV-1a (64 bit) of the generator settings
-/// as JSON, 16 hex digits. Threads, chunk size, count, shard and database do not change a puzzle.
+/// The stable hash of the settings that affect output: the top 64 bits of the FNV-1a-128
+/// fingerprint of the generator settings as JSON, 16 hex digits. Threads, chunk size, count,
+/// shard and database do not change a puzzle, so they are left out.
 pub fn settings_hash(generator: &GeneratorConfig) -> String {
     let json = serde_json::to_vec(generator).expect("generator settings serialize to JSON");
-    let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    format!("{:016x}", (fingerprint(&json) >> 64) as u64)
 }
 
 #[cfg(test)]

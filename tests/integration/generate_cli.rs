@@ -113,6 +113,10 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
             stats.contains(&format!("{} puzzles", keys.len())),
             "{stats}"
         );
+        if db.starts_with('k') {
+            let cages = stats.contains("per puzzle (min") && stats.contains("cage sizes: 2: ");
+            assert!(cages, "{stats}");
+        }
     }
 }
 
@@ -356,6 +360,12 @@ fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
         std::fs::read_to_string(d.join("out.jsonl")).unwrap(),
         stdout
     );
+    let err = fails(
+        d,
+        &["export", "--db", "p.db", "--format", "csv", "-o", "./p.db"],
+    );
+    assert!(err.contains("database itself"), "{err}");
+    assert_eq!(export(d, "p.db", "jsonl"), stdout);
     let dash = sp(
         d,
         &["export", "--db", "p.db", "--format", "jsonl", "-o", "-"],
@@ -480,7 +490,10 @@ fn read_only_paths_are_refused(d: &Path, before: &str) {
                 "generate", "--size", "4", "--count", "20", "--db", "ro/p.db",
             ],
         );
-        assert!(err.contains("ro/p.db"), "{err}");
+        assert!(
+            err.contains("ro/p.db") && err.contains("read-only"),
+            "{err}"
+        );
         fails(
             d,
             &[
@@ -500,7 +513,10 @@ fn read_only_paths_are_refused(d: &Path, before: &str) {
             d,
             &["generate", "--count", "5", "--db", "/sys/sudoku-press.db"],
         );
-        assert!(err.contains("/sys/sudoku-press.db"), "{err}");
+        assert!(
+            err.contains("/sys/sudoku-press.db") && err.contains("read-only"),
+            "{err}"
+        );
     } else {
         eprintln!("skipping the read-only directory check: permissions are not enforced here");
     }
