@@ -1,5 +1,6 @@
 //! The production pipeline, the only place that knows rayon: work items in chunks, generated in
-//! parallel, committed in item order by one writer while the next chunk is being generated.
+//! parallel, committed in item order by one writer while the next chunk is being generated
+//! (`solve` holds the same shape for solving a stream of puzzles).
 //!
 //! Work item `i` of a run is `generate_puzzle(generator settings, seed, i)` and depends on nothing
 //! else, so the stored content is the same for any thread count, chunk size or sharding. Chunks
@@ -14,6 +15,8 @@ use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, Stor
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+
+pub mod solve;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -73,13 +76,7 @@ pub fn run(
         shard: plan.shard,
     })?;
     let total = plan.shard.positions(plan.count);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.threads)
-        .build()
-        .map_err(|e| PipelineError::Threads {
-            threads: plan.threads,
-            detail: e.to_string(),
-        })?;
+    let pool = thread_pool(plan.threads)?;
     let mut progress = Progress {
         done: state.next_pos,
         total,
@@ -114,6 +111,17 @@ pub fn run(
         tally: progress.tally,
         elapsed: started.elapsed(),
     })
+}
+
+/// A local pool of `threads` workers (0 = one per core).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PipelineError::Threads {
+            threads,
+            detail: e.to_string(),
+        })
 }
 
 /// Generate positions `first..end` of the plan's shard, in parallel, kept in position order.
