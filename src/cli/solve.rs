@@ -117,7 +117,7 @@ impl Printer<'_> {
             object.insert("count".into(), answer.count.into());
         }
         if self.args.stats {
-            object.insert("time_us".into(), serde_json::json!(answer.micros as u64));
+            object.insert("time_us".into(), answer.micros.into());
             object.insert("nodes".into(), answer.nodes.into());
         }
         jsonl::write_object(out, &object)?;
