@@ -33,7 +33,7 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
-    /// Measure solver and generator throughput.
+    /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
 
