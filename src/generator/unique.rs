@@ -134,6 +134,16 @@ pub fn minimal_givens<R: Rng>(
         let cells = &order[next..(next + batch).min(order.len())];
         let mut trial = puzzle.clone();
         cells.iter().for_each(|&c| trial.clear_given(c));
+        let plain = trial.cages().is_empty();
+        if batch == 1
+            && plain
+            && opens_deadly_rectangle(geometry, trial.givens(), solution, cells[0])
+        {
+            // A digit swap on an empty rectangle is a second solution: the cell must stay.
+            next += 1;
+            streak = 0;
+            continue;
+        }
         if is_forced_by_singles(&houses, geometry.size(), trial.givens(), solution) {
             // Naked singles fill the grid: unique without asking the solver.
             stats = None;
@@ -174,6 +184,31 @@ pub fn minimal_givens<R: Rng>(
         checker.last
     });
     (puzzle, stats)
+}
+
+/// Does emptying `cell` complete an empty rectangle whose two digits can swap — rows r1, r2 and
+/// columns c1, c2 with a b / b a at the corners — into a second solution of a plain puzzle? Rows
+/// and columns keep their digits under the swap; regions do when the corners changing a → b sit
+/// in the same regions as those changing b → a (the classic "deadly pattern").
+fn opens_deadly_rectangle(geometry: &Geometry, givens: &Grid, solution: &Grid, cell: Cell) -> bool {
+    let n = geometry.size();
+    let (r1, c1) = (geometry.row(cell), geometry.col(cell));
+    let digit = |c: Cell| solution.values()[c.as_index()];
+    let empty = |c: Cell| givens.values()[c.as_index()] == 0;
+    let a = digit(cell);
+    (0..n).filter(|&r2| r2 != r1).any(|r2| {
+        let x = geometry.cell_at(r2, c1);
+        let b = digit(x);
+        let Some(c2) = (0..n).find(|&c| digit(geometry.cell_at(r1, c)) == b) else {
+            return false;
+        };
+        let (y, z) = (geometry.cell_at(r1, c2), geometry.cell_at(r2, c2));
+        let mut to_b = [geometry.region(cell), geometry.region(z)];
+        let mut to_a = [geometry.region(x), geometry.region(y)];
+        to_b.sort_unstable();
+        to_a.sort_unstable();
+        empty(x) && empty(y) && empty(z) && digit(z) == a && to_b == to_a
+    })
 }
 
 /// Do naked singles alone fill the grid from these givens? Then the puzzle is unique (a cheap
