@@ -215,6 +215,10 @@ impl Puzzle {
     pub fn givens(&self) -> &Grid {
         &self.givens
     }
+    /// Remove the given in `cell`, if any (fewer givens keep a puzzle well formed, so no check).
+    pub fn clear_given(&mut self, cell: Cell) {
+        self.givens.set(cell, None);
+    }
     /// The cages (empty for a plain puzzle).
     pub fn cages(&self) -> &[Cage] {
         &self.cages

@@ -1,10 +1,59 @@
-//! `sudoku-press check` (in progress).
+//! `sudoku-press check PUZZLE GRID`: list every conflict of a filled or partly filled grid.
+//!
+//! Exit code: 0 when the grid breaks no rule, 1 when it has conflicts (one per line on stdout),
+//! 2 on bad input.
+
+use anyhow::Context;
+use std::io::Write;
+use std::process::ExitCode;
+use sudoku_press::check::find_conflicts;
+use sudoku_press::format::{self, Format, FormatError, Reader};
 
 /// Flags of `check`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Format of the puzzle file: seed, plain, jsonl or sudocue [default: detected].
+    #[arg(long, value_name = "F")]
+    format: Option<Format>,
+    /// File holding exactly one puzzle.
+    #[arg(value_name = "PUZZLE")]
+    puzzle: String,
+    /// The grid: N rows of N digits (space-separated or not), or one line of N² characters;
+    /// `.` or `0` marks an empty cell. `-` reads standard input.
+    #[arg(value_name = "GRID")]
+    grid: String,
+}
 
 /// Run `check`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`check` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let open = |path: &str| format::open_input(path).with_context(|| format!("cannot open {path}"));
+    let mut reader = Reader::new(open(&args.puzzle)?, args.format).context(args.puzzle.clone())?;
+    let entry = reader
+        .next()
+        .unwrap_or(Err(FormatError::Empty))
+        .context(args.puzzle.clone())?;
+    if reader.next().is_some() {
+        anyhow::bail!(
+            "{}: holds more than one puzzle; `check` takes a file with exactly one",
+            args.puzzle
+        );
+    }
+    let grid =
+        format::read_grid(open(&args.grid)?, entry.puzzle.size()).context(args.grid.clone())?;
+    let conflicts = find_conflicts(&entry.puzzle, &grid)?;
+    let mut out = std::io::stdout().lock();
+    for conflict in &conflicts {
+        writeln!(out, "{conflict}")?;
+    }
+    if conflicts.is_empty() {
+        let empty = grid.values().iter().filter(|&&v| v == 0).count();
+        match empty {
+            0 => writeln!(out, "no conflicts: the grid is solved")?,
+            _ => writeln!(out, "no conflicts ({empty} cells still empty)")?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    out.flush()?;
+    eprintln!("{} conflicts", conflicts.len());
+    Ok(ExitCode::from(1))
 }

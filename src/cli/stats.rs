@@ -1,10 +1,114 @@
-//! `sudoku-press stats` (in progress).
+//! `sudoku-press stats`: counts per variant and level, cage statistics and generation rate.
+
+use std::path::PathBuf;
+use sudoku_press::rating::Level;
+use sudoku_press::store::{Store, Summary, VariantCount};
 
 /// Flags of `stats`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The database to summarize.
+    #[arg(long, default_value = "output/puzzles.db")]
+    db: PathBuf,
+}
 
 /// Run `stats`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`stats` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = Store::open_read_only(&args.db)?;
+    let s = store.summary()?;
+    print!("{}", render(&args.db, &s));
+    Ok(())
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+fn level_rank(name: &str) -> Option<Level> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+}
+
+fn render(db: &std::path::Path, s: &Summary) -> String {
+    let mut out = format!(
+        "database {}: {} puzzles from {} run(s)\n",
+        db.display(),
+        s.puzzles,
+        s.runs
+    );
+    out += &format!(
+        "work items: {} (stored {}, duplicates skipped {}, rejected {})\n",
+        s.work.total(),
+        s.work.stored,
+        s.work.duplicates,
+        s.work.rejected
+    );
+    out += &format!(
+        "\n{:<14} {:>5} {:>9} {:>8} {:>8}\n",
+        "variant", "size", "puzzles", "givens", "cages"
+    );
+    for v in &s.by_variant {
+        out += &format!(
+            "{:<14} {:>5} {:>9} {:>8.2} {:>8.2}\n",
+            v.variant,
+            format!("{0}x{0}", v.size),
+            v.puzzles,
+            v.givens_mean,
+            v.cages_mean
+        );
+    }
+    out += "\nlevels (provisional):\n";
+    for v in &s.by_variant {
+        let mut levels: Vec<&VariantCount> = s
+            .by_level
+            .iter()
+            .filter(|l| l.variant == v.variant && l.size == v.size)
+            .collect();
+        levels.sort_by_key(|l| l.level.as_deref().map(level_rank));
+        let parts: Vec<String> = levels
+            .iter()
+            .map(|l| {
+                let name = l.level.as_deref().unwrap_or("?");
+                format!(
+                    "{name} {} ({:.1}%)",
+                    l.puzzles,
+                    percent(l.puzzles, v.puzzles)
+                )
+            })
+            .collect();
+        out += &format!(
+            "  {} {}x{}: {}\n",
+            v.variant,
+            v.size,
+            v.size,
+            parts.join(", ")
+        );
+    }
+    for v in s.by_variant.iter().filter(|v| !v.cage_sizes.is_empty()) {
+        let cages: u64 = v.cage_sizes.iter().map(|&(_, c)| c).sum();
+        let cells: u64 = v.cage_sizes.iter().map(|&(k, c)| k as u64 * c).sum();
+        out += &format!(
+            "\ncages, {} {}x{}: {:.2} per puzzle (min {}, max {}), mean size {:.2}\n",
+            v.variant,
+            v.size,
+            v.size,
+            v.cages_mean,
+            v.cage_range.0,
+            v.cage_range.1,
+            cells as f64 / cages.max(1) as f64
+        );
+        let sizes: Vec<String> = v
+            .cage_sizes
+            .iter()
+            .map(|&(k, c)| format!("{k}: {:.1}%", percent(c, cages)))
+            .collect();
+        out += &format!("cage sizes: {}\n", sizes.join("  "));
+    }
+    let wall = s.wall_micros as f64 / 1e6;
+    out += &format!(
+        "\ngeneration: {:.1} s of committed chunks, {:.0} puzzles/s; {:.2} ms per puzzle on one thread\n",
+        wall,
+        s.work.stored as f64 / wall.max(1e-9),
+        s.gen_micros as f64 / 1e3 / s.puzzles.max(1) as f64
+    );
+    out
 }

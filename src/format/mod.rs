@@ -4,13 +4,15 @@ pub mod error;
 pub mod jsonl;
 pub mod lines;
 pub mod plain;
+pub mod rows;
 pub mod seed;
 pub mod sudocue;
 
 pub use error::{ErrorKind, FormatError};
 pub use jsonl::{write_jsonl, Object};
 pub use plain::write_plain;
-pub use seed::{write_rows, write_seed};
+pub use rows::{read_grid, write_rows};
+pub use seed::write_seed;
 pub use sudocue::write_sudocue;
 
 use crate::grid::Grid;
@@ -112,7 +114,7 @@ pub struct Reader<R> {
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
-fn is_content(text: &str) -> bool {
+pub fn is_content(text: &str) -> bool {
     let text = seed::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
@@ -192,6 +194,33 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// Write one puzzle in `format`: the plain string of its givens, its JSON line, its killer code,
+/// or its seed text. Fails when the format cannot hold the puzzle (see each module).
+pub fn write_puzzle<W: std::io::Write>(
+    out: &mut W,
+    puzzle: &Puzzle,
+    format: Format,
+) -> Result<(), FormatError> {
+    match format {
+        Format::Seed => write_seed(out, puzzle),
+        Format::Sudocue => write_sudocue(out, puzzle),
+        Format::Jsonl => Ok(write_jsonl(out, puzzle, None)?),
+        Format::Plain => {
+            plain::check_representable(puzzle)?;
+            Ok(write_plain(out, puzzle.givens())?)
+        }
+    }
+}
+
+/// Open a puzzle or grid file for reading; `-` is standard input.
+pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead>> {
+    if path == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)?;
+    Ok(Box::new(std::io::BufReader::new(file)))
+}
+
 /// Read every entry of a text (for small inputs and tests).
 pub fn read_all(text: &str, format: Option<Format>) -> Result<Vec<Entry>, FormatError> {
     Reader::new(text.as_bytes(), format)?.collect()
@@ -221,3 +250,6 @@ mod tests {
         assert!(err.starts_with("line 1: cannot tell the format"), "{err}");
     }
 }
+
+#[cfg(test)]
+mod roundtrip_tests;

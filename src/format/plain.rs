@@ -2,7 +2,7 @@
 
 use super::error::{ErrorKind, FormatError};
 use super::SIZES;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, MAX_CELLS};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use std::io::Write;
@@ -34,24 +34,29 @@ pub fn size_of_len(len: usize) -> Option<usize> {
 /// Parse a string of N² cells (surrounding whitespace ignored) into a grid.
 pub fn parse_grid(text: &str, line: usize) -> Result<Grid, FormatError> {
     let text = text.trim();
-    let len = text.chars().count();
-    let size = size_of_len(len).ok_or(FormatError::at(line, ErrorKind::PlainLength { len }))?;
-    let mut values = Vec::with_capacity(len);
-    for (i, ch) in text.chars().enumerate() {
-        let column = i + 1;
-        let value =
-            char_value(ch).ok_or(FormatError::at(line, ErrorKind::BadChar { column, ch }))?;
-        if value > size {
-            let kind = ErrorKind::DigitTooLarge {
-                column,
-                ch,
-                value,
-                size,
-            };
-            return Err(FormatError::at(line, kind));
-        }
-        values.push(value as u8);
+    // Characters first: a line in another format gets the more telling message.
+    let values = text
+        .chars()
+        .take(MAX_CELLS + 1)
+        .enumerate()
+        .map(|(i, ch)| char_value(ch).ok_or(ErrorKind::BadChar { column: i + 1, ch }))
+        .collect::<Result<Vec<usize>, ErrorKind>>()
+        .map_err(|kind| FormatError::at(line, kind))?;
+    let size = size_of_len(values.len()).ok_or_else(|| {
+        let len = text.chars().count();
+        FormatError::at(line, ErrorKind::PlainLength { len })
+    })?;
+    if let Some((i, &value)) = values.iter().enumerate().find(|(_, &v)| v > size) {
+        let ch = text.chars().nth(i).unwrap_or('?');
+        let kind = ErrorKind::DigitTooLarge {
+            column: i + 1,
+            ch,
+            value,
+            size,
+        };
+        return Err(FormatError::at(line, kind));
     }
+    let values = values.into_iter().map(|v| v as u8).collect();
     Ok(Grid::from_values(size, values).expect("length and values checked above"))
 }
 

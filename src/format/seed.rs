@@ -173,15 +173,6 @@ pub fn write_seed<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatEr
     Ok(())
 }
 
-/// Write a grid as N rows of N space-separated values (`0` for an empty cell).
-pub fn write_rows<W: Write>(out: &mut W, grid: &Grid) -> std::io::Result<()> {
-    for row in grid.values().chunks(grid.size()) {
-        let cells: Vec<String> = row.iter().map(u8::to_string).collect();
-        writeln!(out, "{}", cells.join(" "))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,13 +236,5 @@ mod tests {
             assert_eq!(err.line(), Some(line), "{text:?}: {err}");
             assert!(err.to_string().contains(want), "{text:?}: {err}");
         }
-    }
-
-    #[test]
-    fn rows_output() {
-        let grid = Grid::from_values(4, (0..16).map(|i| (i % 4 + 1) as u8).collect()).unwrap();
-        let mut out = Vec::new();
-        write_rows(&mut out, &grid).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "1 2 3 4\n".repeat(4));
     }
 }

@@ -1,1 +1,254 @@
-//! (in progress)
+//! The generator: puzzle `index` of run `seed` as a pure function of (config, seed, index).
+//!
+//! Stages (after the source documents, done well): a seed grid by randomized backtracking (with
+//! random jigsaw regions for jigsaw variants), shared by `variations_per_seed` consecutive items;
+//! the item's own random validity-preserving transform of it (the variation algorithm); a cage
+//! layout (`book`, `ordered` or `random-walk`); then cage-aware uniqueness — zero givens by
+//! reshaping the layout, or minimal givens.
+
+mod book;
+mod config;
+pub mod fill;
+pub mod jigsaw;
+pub mod layout;
+mod ordered;
+mod random_walk;
+mod repair;
+pub mod unique;
+
+pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
+
+use crate::geometry::Geometry;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::rating::{provisional_level, Level};
+use crate::solver::SolveStats;
+use crate::transform::GridTransform;
+use layout::{CageLayout, LayoutRules};
+use rand::Rng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+use unique::{Checker, ZeroGivenFailure};
+
+/// Changes whenever the output for the same (seed, index, config) changes.
+pub const GENERATOR_VERSION: &str = "2";
+
+/// A finished puzzle with its solution and metrics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// The puzzle (cages and givens).
+    pub puzzle: Puzzle,
+    /// Its unique solution.
+    pub solution: Grid,
+    /// How it came to be and how hard it looks.
+    pub metrics: Metrics,
+}
+
+/// Metrics of one generated puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Number of givens.
+    pub givens: usize,
+    /// Number of cages.
+    pub cage_count: usize,
+    /// Number of cages of each size (index = size, length N+1).
+    pub cage_sizes: Vec<u32>,
+    /// Solver nodes of a count-to-two search on the final puzzle.
+    pub nodes: u64,
+    /// Solver guesses of that search.
+    pub guesses: u64,
+    /// Provisional level (see `rating`).
+    pub level: Level,
+    /// Solver calls spent making this puzzle.
+    pub solver_calls: u32,
+    /// Layout repairs (zero-given killers).
+    pub repairs: u32,
+}
+
+/// Why an item produced no puzzle. An expected outcome, not an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rejection {
+    /// The configuration does not validate.
+    InvalidConfig(ConfigError),
+    /// No jigsaw regions admitting a grid were found (or no seed grid within the node bound).
+    NoSeedGrid,
+    /// No cage layout met the rules (count range, no single cells) within the builder's draws.
+    NoLayout,
+    /// The layout stayed ambiguous after `repairs` repairs (or redraws) and `solver_calls` checks.
+    NotUnique {
+        /// Repairs made.
+        repairs: u32,
+        /// Solver calls made.
+        solver_calls: u32,
+    },
+}
+
+/// The result of one work item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A unique puzzle.
+    Generated(Generated),
+    /// No puzzle, and why.
+    Rejected(Rejection),
+}
+
+/// A seed grid and the geometry it fills (jigsaw regions belong to the seed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedGrid {
+    /// Boxes or regions.
+    pub geometry: Geometry,
+    /// A complete valid grid.
+    pub grid: Grid,
+}
+
+/// Stream domain of seed grids, keyed by the seed-grid group `index / variations_per_seed`.
+const SEED_STREAM: u64 = 0x5EED;
+/// Stream domain of work items, keyed by the item index.
+const ITEM_STREAM: u64 = 0x17E4;
+
+/// Puzzle `index` of the run with seed `seed`: depends on nothing else.
+pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outcome {
+    let resolved = match config.validate() {
+        Ok(r) => r,
+        Err(e) => return Outcome::Rejected(Rejection::InvalidConfig(e)),
+    };
+    let group = index / config.variations_per_seed as u64;
+    match seed_grid(config, &resolved, seed, group) {
+        Some(seed_grid) => generate_from_seed(config, &resolved, &seed_grid, seed, index),
+        None => Outcome::Rejected(Rejection::NoSeedGrid),
+    }
+}
+
+/// The seed grid of group `group` (items `group * variations_per_seed ..`): callers that run many
+/// consecutive items may compute it once and call [`generate_from_seed`] for each.
+pub fn seed_grid(
+    config: &GeneratorConfig,
+    resolved: &Resolved,
+    seed: u64,
+    group: u64,
+) -> Option<SeedGrid> {
+    let rng = &mut stream(seed, SEED_STREAM, group);
+    if config.variant.is_jigsaw() {
+        let (geometry, grid) = jigsaw::random_jigsaw(config.size as usize, rng)?;
+        return Some(SeedGrid { geometry, grid });
+    }
+    let grid = fill::random_grid(&resolved.geometry, rng)?;
+    Some(SeedGrid {
+        geometry: resolved.geometry.clone(),
+        grid,
+    })
+}
+
+/// Puzzle `index` from its group's seed grid (as [`seed_grid`] returns it).
+pub fn generate_from_seed(
+    config: &GeneratorConfig,
+    resolved: &Resolved,
+    seed_grid: &SeedGrid,
+    seed: u64,
+    index: u64,
+) -> Outcome {
+    let rng = &mut stream(seed, ITEM_STREAM, index);
+    let transform = GridTransform::random(&seed_grid.geometry, rng);
+    let (geometry, solution) = transform.apply(&seed_grid.geometry, &seed_grid.grid);
+    let mut checker = Checker::default();
+    let rules = &resolved.rules;
+    let draw =
+        |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, &geometry, &solution, rules, rng);
+    let (puzzle, stats, repairs) = if !config.variant.has_cages() {
+        let (p, s) = unique::minimal_givens(&geometry, &solution, Vec::new(), &mut checker, rng);
+        (p, s, 0)
+    } else if config.givens == GivensPolicy::Minimal {
+        let Some(layout) = draw(rng) else {
+            return Outcome::Rejected(Rejection::NoLayout);
+        };
+        let cages = layout.to_cages(&solution);
+        let (p, s) = unique::minimal_givens(&geometry, &solution, cages, &mut checker, rng);
+        (p, s, 0)
+    } else {
+        let found = unique::unique_zero_given(
+            &geometry,
+            &solution,
+            draw,
+            rules,
+            config.max_repairs,
+            &mut checker,
+            rng,
+        );
+        match found {
+            Ok((p, repairs)) => (p, checker.last, repairs),
+            Err(ZeroGivenFailure::NoLayout) => return Outcome::Rejected(Rejection::NoLayout),
+            Err(ZeroGivenFailure::OutOfRepairs) => {
+                return Outcome::Rejected(Rejection::NotUnique {
+                    repairs: config.max_repairs,
+                    solver_calls: checker.calls,
+                })
+            }
+        }
+    };
+    let metrics = metrics_of(&puzzle, stats, checker.calls, repairs);
+    Outcome::Generated(Generated {
+        puzzle,
+        solution,
+        metrics,
+    })
+}
+
+/// A layout by the chosen builder; `None` if the rules could not be met.
+fn build_layout<R: Rng>(
+    kind: CageBuilderKind,
+    geometry: &Geometry,
+    solution: &Grid,
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> Option<CageLayout> {
+    if kind == CageBuilderKind::Book {
+        return book::build_book(geometry, solution, rules, rng);
+    }
+    // The source builders may leave single cells; absorb them, redrawing a few times if needed.
+    (0..8).find_map(|_| {
+        let mut layout = match kind {
+            CageBuilderKind::Ordered => ordered::build_ordered(geometry, solution, rules, rng),
+            _ => random_walk::build_random_walk(geometry, solution, rules, rng),
+        };
+        (rules.allow_singles || layout.absorb_singles(geometry, solution, rules.max_size))
+            .then_some(layout)
+    })
+}
+
+fn metrics_of(puzzle: &Puzzle, stats: SolveStats, solver_calls: u32, repairs: u32) -> Metrics {
+    let n = puzzle.size();
+    let mut cage_sizes = vec![0u32; n + 1];
+    for cage in puzzle.cages() {
+        cage_sizes[cage.len()] += 1;
+    }
+    Metrics {
+        givens: puzzle.givens().count_filled(),
+        cage_count: puzzle.cages().len(),
+        cage_sizes,
+        nodes: stats.nodes,
+        guesses: stats.guesses,
+        level: provisional_level(puzzle, stats),
+        solver_calls,
+        repairs,
+    }
+}
+
+/// The PCG stream of `(seed, domain, key)`: splitmix64 mixing, so nearby seeds and keys give
+/// unrelated streams and item `i` needs nothing but its own key.
+fn stream(seed: u64, domain: u64, key: u64) -> Pcg64Mcg {
+    let a = splitmix64(seed ^ splitmix64(domain));
+    let hi = splitmix64(a ^ splitmix64(key));
+    let lo = splitmix64(hi ^ 0xD1B5_4A32_D192_ED03);
+    Pcg64Mcg::new(((hi as u128) << 64) | lo as u128)
+}
+
+/// Steele, Lea and Flood's splitmix64 finalizer.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests;

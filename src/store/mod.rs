@@ -1,1 +1,364 @@
-//! (in progress)
+//! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
+//!
+//! # Schema (revision 1; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 1`)
+//!
+//! `runs` — one row per (generator settings, seed, generator version, shard):
+//! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
+//! `settings` (the whole run settings as TOML), `generator_version`, `count` (work items
+//! `0..count` of the whole run), `shard_index`, `shard_count` (`0`, `1` when unsharded),
+//! `created` (UTC, ISO 8601). UNIQUE (settings_hash, seed, generator_version, shard_index, shard_count).
+//!
+//! `puzzles` — one row per stored puzzle, `id` ascending in work-item order:
+//! `id`, `run` (→ runs), `seed`, `idx` (the work item index; `(seed, idx, settings)` regenerates the
+//! row), `variant` (`killer`, `classic`, `jigsaw`, `killer-jigsaw`), `size`, `box_rows`, `box_cols`
+//! (NULL for jigsaw), `regions` (jigsaw only), `givens`, `solution`, `cages` (text forms of
+//! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
+//! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
+//! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
+//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
+//! symmetries of the square and the digit complement; the full form runs to 400 characters for
+//! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
+//! UNIQUE (run, idx).
+//!
+//! `chunks` — the progress record, written in the same transaction as the chunk's puzzles:
+//! `run`, `first_pos`, `end_pos` (positions in the shard's sequence, end exclusive; position `p` of
+//! shard `I/N` is work item `p * N + I`), `stored`, `duplicates`, `rejected`, `wall_micros`.
+//!
+//! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
+//!
+//! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
+//! transaction in flight (a chunk that is redone on resume), never a committed chunk.
+
+pub mod codec;
+mod merge;
+mod read;
+mod schema;
+mod write;
+
+pub use merge::{merge, MergeReport};
+pub use read::{StoredPuzzle, Summary, VariantCount};
+pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+pub use write::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, RunState};
+
+use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a database cannot be opened, read or written.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The file exists but is not a sudoku-press database.
+    #[error("{path}: not a sudoku-press database ({reason}); it was left unchanged, choose another path")]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What was found instead.
+        reason: String,
+    },
+    /// A sudoku-press database of another schema revision.
+    #[error("{path}: schema revision {found}, this build reads revision {supported}; use a matching sudoku-press")]
+    SchemaVersion {
+        /// The file.
+        path: PathBuf,
+        /// Revision in the file.
+        found: i32,
+        /// Revision this build supports.
+        supported: i32,
+    },
+    /// A database to read that does not exist.
+    #[error("{0}: no such database")]
+    Missing(PathBuf),
+    /// The directory for a new database cannot be created.
+    #[error("{path}: cannot create the directory")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file cannot be opened or created (permissions, missing directory, not a file).
+    #[error("{path}: cannot open the database: {detail}; check the path and its permissions")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's explanation.
+        detail: String,
+    },
+    /// The file or its directory is read-only.
+    #[error(
+        "{path}: read-only (the file or its directory cannot be written); nothing was changed"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The disk (or the database size limit) is full.
+    #[error("{path}: disk full; the chunk in flight was rolled back and stored puzzles are intact: free space and run the same command again to resume")]
+    DiskFull {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is damaged.
+    #[error(
+        "{path}: the database is corrupt ({detail}); restore it from a copy or choose another path"
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's explanation.
+        detail: String,
+    },
+    /// A stored value that does not decode (a row written by something else).
+    #[error("{path}: puzzle id {id}: column `{column}` holds an invalid value {value:?}")]
+    BadRow {
+        /// The file.
+        path: PathBuf,
+        /// The row.
+        id: i64,
+        /// The column.
+        column: &'static str,
+        /// The stored text.
+        value: String,
+    },
+    /// Another process committed to the same run meanwhile.
+    #[error("{path}: another process is writing the same run (expected to continue at position {expected}, the database is at {found}); run one writer per database")]
+    Concurrent {
+        /// The file.
+        path: PathBuf,
+        /// Where this process meant to continue.
+        expected: u64,
+        /// Where the database is.
+        found: u64,
+    },
+    /// Shard databases that do not add up to whole runs.
+    #[error("cannot merge: {0}")]
+    Merge(String),
+    /// Any other SQLite failure.
+    #[error("{path}: database error")]
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: rusqlite::Error,
+    },
+}
+
+/// An open sudoku-press database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Open a database to write, creating the file (and its directory) when it does not exist.
+    /// An existing file must be a sudoku-press database (or empty); anything else is left untouched.
+    pub fn open_or_create(path: &Path) -> Result<Store, StoreError> {
+        Self::open_writable(path).map_err(|e| match e {
+            StoreError::Open { .. } if is_read_only(path) => StoreError::ReadOnly {
+                path: path.to_path_buf(),
+            },
+            e => e,
+        })
+    }
+
+    fn open_writable(path: &Path) -> Result<Store, StoreError> {
+        let exists = path.exists();
+        if !exists {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            }
+        }
+        let flags = if exists {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
+        };
+        let store = Self::connect(path, flags)?;
+        if store.recognize()? {
+            store.configure()?;
+        } else {
+            store.configure()?;
+            store.create_schema()?;
+        }
+        Ok(store)
+    }
+
+    /// Open an existing database to read. On read-only media, where SQLite cannot make the
+    /// shared-memory file WAL mode needs, a file without pending WAL content is read as immutable.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        let store = match Self::connect_recognized(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
+            Err(StoreError::Open { .. }) if !has_pending_wal(path) => {
+                let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+                Self::connect_recognized(&immutable_uri(path), flags)?
+            }
+            other => other?,
+        };
+        Ok(Store {
+            path: path.to_path_buf(),
+            ..store
+        })
+    }
+
+    fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn connect_recognized(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
+        let store = Self::connect(path, flags)?;
+        if !store.recognize()? {
+            return Err(StoreError::Foreign {
+                path: store.path.clone(),
+                reason: "an empty SQLite file".into(),
+            });
+        }
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `PRAGMA integrity_check`: `Ok(())` or the problems SQLite lists.
+    pub fn check_integrity(&self) -> Result<Result<(), String>, StoreError> {
+        let report: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        Ok(if report == "ok" { Ok(()) } else { Err(report) })
+    }
+
+    /// Is this ours (`true`), a new empty file to initialize (`false`), or foreign (error)?
+    fn recognize(&self) -> Result<bool, StoreError> {
+        let id: i32 = self
+            .conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        let version: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if id == APPLICATION_ID {
+            if version != SCHEMA_VERSION {
+                return Err(StoreError::SchemaVersion {
+                    path: self.path.clone(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            return Ok(true);
+        }
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if id == 0 && tables == 0 {
+            return Ok(false);
+        }
+        Err(StoreError::Foreign {
+            path: self.path.clone(),
+            reason: format!(
+                "a SQLite database with application_id {id:#x} and {tables} schema objects"
+            ),
+        })
+    }
+
+    fn configure(&self) -> Result<(), StoreError> {
+        // WAL + NORMAL: a killed process keeps every committed chunk; one writer, readers allowed.
+        self.conn
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            .map_err(|e| self.err(e))?;
+        self.conn
+            .busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| self.err(e))
+    }
+
+    fn create_schema(&self) -> Result<(), StoreError> {
+        let sql = format!(
+            "BEGIN; {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
+            schema::CREATE
+        );
+        self.conn.execute_batch(&sql).map_err(|e| self.err(e))
+    }
+
+    /// Map a SQLite error on this file to a `StoreError`.
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+}
+
+/// Can neither the file nor its directory be written (read-only media, permissions)?
+fn is_read_only(path: &Path) -> bool {
+    let file_locked = path.exists() && std::fs::OpenOptions::new().append(true).open(path).is_err();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    // SQLite makes its -wal and -shm files beside the database.
+    let probe = dir.join(".sudoku-press-write-probe");
+    let dir_locked = match std::fs::File::create(&probe) {
+        Ok(_) => std::fs::remove_file(&probe).is_err(),
+        Err(_) => true,
+    };
+    file_locked || dir_locked
+}
+
+/// Does a `-wal` file with content sit beside the database (committed pages not yet copied in)?
+fn has_pending_wal(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|m| m.len() > 0)
+}
+
+/// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+fn immutable_uri(path: &Path) -> PathBuf {
+    let mut uri = String::from("file:");
+    for ch in path.to_string_lossy().chars() {
+        match ch {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", ch as u32)),
+            _ => uri.push(ch),
+        }
+    }
+    uri.push_str("?immutable=1");
+    PathBuf::from(uri)
+}
+
+/// Name the SQLite failures a user can act on.
+fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+    let path = path.to_path_buf();
+    let code = match &e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    match code {
+        Some(ErrorCode::NotADatabase) => StoreError::Foreign {
+            path,
+            reason: "not a SQLite file".into(),
+        },
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+            path,
+            detail: e.to_string(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
+        Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => StoreError::Open {
+            path,
+            detail: e.to_string(),
+        },
+        _ => StoreError::Sqlite { path, source: e },
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,264 @@
+//! `CageLayout`: a partition of the grid into connected cages over a known solution, and the edits
+//! (move a cell across a boundary, absorb a single cell) that builders and uniqueness repair share.
+
+use crate::bitset::DigitSet;
+use crate::cage::Cage;
+use crate::geometry::{Cell, Digit, Geometry};
+use crate::grid::Grid;
+
+/// What a layout must respect: the largest cage, single cells, and (for `book`) the cage count and
+/// the target size distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutRules {
+    /// Largest cage.
+    pub max_size: usize,
+    /// May a cage have one cell?
+    pub allow_singles: bool,
+    /// Fewest and most cages (inclusive) of a `book` layout.
+    pub cage_count: (usize, usize),
+    /// Relative frequency of each target cage size (index = size) of a `book` layout.
+    pub size_weights: Vec<u32>,
+    /// The `ordered` builder's threshold.
+    pub threshold: f64,
+}
+
+/// Marks a cell that belongs to no cage.
+const FREE: u16 = u16::MAX;
+
+/// Cages drawn on a complete grid: each cage is a connected set of cells with distinct digits.
+/// Cage ids are stable while editing; a cage emptied by an edit stays as an empty slot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CageLayout {
+    owner: Vec<u16>,
+    cages: Vec<Vec<Cell>>,
+    digits: Vec<DigitSet>,
+}
+
+impl CageLayout {
+    /// No cages yet on a grid of `cell_count` cells.
+    pub fn new(cell_count: usize) -> Self {
+        CageLayout {
+            owner: vec![FREE; cell_count],
+            cages: Vec::new(),
+            digits: Vec::new(),
+        }
+    }
+
+    /// The cage id of a cell, if it is caged.
+    pub fn cage_of(&self, cell: Cell) -> Option<usize> {
+        match self.owner[cell.as_index()] {
+            FREE => None,
+            id => Some(id as usize),
+        }
+    }
+    /// Is the cell in no cage yet?
+    pub fn is_free(&self, cell: Cell) -> bool {
+        self.owner[cell.as_index()] == FREE
+    }
+    /// The cells of cage `id`.
+    pub fn cells(&self, id: usize) -> &[Cell] {
+        &self.cages[id]
+    }
+    /// The solution digits in cage `id`.
+    pub fn digits(&self, id: usize) -> DigitSet {
+        self.digits[id]
+    }
+    /// The ids of the non-empty cages.
+    pub fn ids(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cages.len()).filter(|&i| !self.cages[i].is_empty())
+    }
+    /// Number of cage slots, empty ones included (ids are `0..slot_count()`).
+    pub fn slot_count(&self) -> usize {
+        self.cages.len()
+    }
+    /// Number of non-empty cages.
+    pub fn count_cages(&self) -> usize {
+        self.ids().count()
+    }
+
+    /// Start a new cage holding one free cell; returns its id.
+    pub fn open(&mut self, cell: Cell, digit: Digit) -> usize {
+        let id = self.cages.len();
+        self.cages.push(Vec::new());
+        self.digits.push(DigitSet::EMPTY);
+        self.push(id, cell, digit);
+        id
+    }
+    /// A new empty cage slot (a split moves cells into it); returns its id.
+    pub fn open_empty(&mut self) -> usize {
+        self.cages.push(Vec::new());
+        self.digits.push(DigitSet::EMPTY);
+        self.cages.len() - 1
+    }
+    /// Add a free cell to cage `id`.
+    pub fn push(&mut self, id: usize, cell: Cell, digit: Digit) {
+        debug_assert!(self.is_free(cell));
+        self.owner[cell.as_index()] = id as u16;
+        self.cages[id].push(cell);
+        self.digits[id].insert(digit);
+    }
+    /// Take a cell out of its cage (the cage may become empty or disconnected: callers check).
+    pub fn release(&mut self, cell: Cell, digit: Digit) {
+        if let Some(id) = self.cage_of(cell) {
+            self.cages[id].retain(|&c| c != cell);
+            self.digits[id].remove(digit);
+            self.owner[cell.as_index()] = FREE;
+        }
+    }
+
+    /// Can `cell` join cage `id` (its digit not there yet, the cage below `max_size`)?
+    pub fn accepts(&self, id: usize, digit: Digit, max_size: usize) -> bool {
+        self.cages[id].len() < max_size && !self.digits[id].contains(digit)
+    }
+
+    /// Is cage `id` orthogonally connected?
+    pub fn is_connected(&self, geometry: &Geometry, id: usize) -> bool {
+        let cells = &self.cages[id];
+        if cells.len() > 32 {
+            return geometry.is_connected(cells);
+        }
+        are_connected(geometry.size(), cells)
+    }
+
+    /// The ids of the cages orthogonally next to `cell`, other than its own, without repeats.
+    pub fn neighbour_cages(&self, geometry: &Geometry, cell: Cell) -> Vec<usize> {
+        let own = self.cage_of(cell);
+        let mut ids: Vec<usize> = geometry
+            .neighbours(cell)
+            .filter_map(|c| self.cage_of(c))
+            .filter(|&id| Some(id) != own)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Move every single-cell cage into a neighbouring cage that accepts it (the smallest first).
+    /// Returns `false` if some single cell found no home.
+    pub fn absorb_singles(
+        &mut self,
+        geometry: &Geometry,
+        solution: &Grid,
+        max_size: usize,
+    ) -> bool {
+        let singles: Vec<Cell> = self
+            .ids()
+            .filter(|&id| self.cages[id].len() == 1)
+            .map(|id| self.cages[id][0])
+            .collect();
+        singles.into_iter().all(|cell| {
+            // An earlier absorption may have grown this single already.
+            let own = self.cage_of(cell).expect("singles are caged");
+            if self.cages[own].len() > 1 {
+                return true;
+            }
+            let digit = solution.get(cell).expect("complete solution");
+            let home = self
+                .neighbour_cages(geometry, cell)
+                .into_iter()
+                .filter(|&id| self.accepts(id, digit, max_size))
+                .min_by_key(|&id| self.cages[id].len());
+            match home {
+                Some(id) => {
+                    self.release(cell, digit);
+                    self.push(id, cell, digit);
+                    true
+                }
+                None => false,
+            }
+        })
+    }
+
+    /// The cages with their sums read from `solution`, ordered by first cell.
+    pub fn to_cages(&self, solution: &Grid) -> Vec<Cage> {
+        let mut cages: Vec<Cage> = self
+            .ids()
+            .map(|id| {
+                let mut cells = self.cages[id].clone();
+                cells.sort_unstable();
+                let sum = cells
+                    .iter()
+                    .map(|&c| solution.values()[c.as_index()] as u16)
+                    .sum();
+                Cage::new(sum, cells)
+            })
+            .collect();
+        cages.sort_unstable_by_key(|c| c.cells[0]);
+        cages
+    }
+
+    /// Does `grid` (another complete grid) also satisfy every cage: the same sums and distinct digits?
+    pub fn admits(&self, solution: &Grid, grid: &Grid) -> bool {
+        self.ids().all(|id| {
+            let mut seen = DigitSet::EMPTY;
+            let mut delta = 0i32;
+            for &c in &self.cages[id] {
+                let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
+                let d = Digit::new(g);
+                if seen.contains(d) {
+                    return false;
+                }
+                seen.insert(d);
+                delta += g as i32 - s as i32;
+            }
+            delta == 0
+        })
+    }
+}
+
+/// Are these (at most 32) cells of an `n x n` grid one orthogonally connected group? A breadth-first
+/// search over a bitmask of list positions: no allocation, for cages and regions.
+pub fn are_connected(n: usize, cells: &[Cell]) -> bool {
+    let k = cells.len();
+    debug_assert!(k <= 32);
+    let adjacent = |a: Cell, b: Cell| {
+        let (a, b) = (a.as_index(), b.as_index());
+        (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
+    };
+    let all = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+    let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        for (j, &other) in cells.iter().enumerate() {
+            if seen & (1 << j) == 0 && adjacent(cells[i], other) {
+                seen |= 1 << j;
+                todo |= 1 << j;
+            }
+        }
+    }
+    seen == all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid4() -> Grid {
+        Grid::from_values(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap()
+    }
+
+    #[test]
+    fn edits_keep_owner_and_digits_in_step() {
+        let g = Geometry::standard(4).unwrap();
+        let s = grid4();
+        let d = |i: u8| s.get(Cell::new(i)).unwrap();
+        let mut layout = CageLayout::new(16);
+        let a = layout.open(Cell::new(0), d(0));
+        layout.push(a, Cell::new(1), d(1));
+        let b = layout.open(Cell::new(2), d(2));
+        assert_eq!(layout.neighbour_cages(&g, Cell::new(1)), vec![b]);
+        assert!(
+            !layout.accepts(a, d(9), 4),
+            "digit 1 of r3c2 is already in cage a"
+        );
+        assert!(layout.is_connected(&g, a) && layout.is_connected(&g, b));
+        layout.push(b, Cell::new(12), d(12));
+        assert!(!layout.is_connected(&g, b), "r1c3 and r4c1 do not touch");
+        layout.release(Cell::new(12), d(12));
+        assert!(layout.absorb_singles(&g, &s, 4));
+        assert_eq!(layout.count_cages(), 1);
+        assert_eq!(layout.to_cages(&s)[0].sum, 6);
+        assert_eq!(layout.cells(a).len(), 3);
+    }
+}

@@ -1,0 +1,372 @@
+//! Layout repairs for zero-given killers: small edits of the cage boundaries where a second
+//! solution differs from the intended one, chosen to rule out as many known second solutions as
+//! possible while keeping cage sizes close to the book distribution.
+//!
+//! Why an edit works: under an alternative solution `alt` every cage keeps its sum, i.e. the
+//! changes δ(c) = alt(c) − solution(c) add up to zero over each cage. Moving a differing cell x
+//! out of its cage leaves that cage short by δ(x) ≠ 0; exchanging x with a neighbour y across a
+//! boundary changes both sums by δ(x) − δ(y); splitting a cage works when the parts' δ sums are not
+//! zero; merging two cages works when `alt` repeats a digit across them. The intended solution,
+//! whose digits set the sums, fits every edited layout.
+
+use super::book::grow;
+use super::layout::{CageLayout, LayoutRules};
+use crate::bitset::CellSet;
+use crate::geometry::{Cell, Geometry};
+use crate::grid::Grid;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// A cell and the cage it goes to.
+type Move = (Cell, usize);
+
+/// Random two-part splits tried per cage of four or more cells.
+const SPLITS_PER_CAGE: usize = 3;
+/// Random regrowths tried per neighbourhood of a cage holding a differing cell.
+const REGROWS: usize = 3;
+/// Empty cage slots kept ready for splits and regrowths.
+const SPARES: usize = 4;
+
+/// An edit and how far it moves the layout from the book distribution (0 = sizes unchanged).
+struct Candidate {
+    moves: Vec<Move>,
+    cost: u8,
+}
+
+/// Apply the best edit against the first alternative in `alternatives` that `layout` admits:
+/// fewest alternatives left admitted, then smallest cost, then fewest cages of five or more.
+/// Returns `false` if no edit rules out any admitted alternative.
+pub fn repair<R: Rng>(
+    layout: &mut CageLayout,
+    geometry: &Geometry,
+    solution: &Grid,
+    alternatives: &[Grid],
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> bool {
+    let before = alternatives
+        .iter()
+        .filter(|a| layout.admits(solution, a))
+        .count();
+    let Some(target) = alternatives.iter().find(|a| layout.admits(solution, a)) else {
+        return true;
+    };
+    let diff: Vec<Cell> = geometry
+        .cells()
+        .filter(|&c| solution.get(c) != target.get(c))
+        .collect();
+    let mut spares: Vec<usize> = (0..layout.slot_count())
+        .filter(|&id| layout.cells(id).is_empty())
+        .collect();
+    while spares.len() < SPARES {
+        spares.push(layout.open_empty());
+    }
+    // Local edits first. Regrown neighbourhoods (dearer to draw) cost 1, so they only matter
+    // when no local edit is perfect; the choice stays uniform among all best edits.
+    let mut edits = local_edits(layout, geometry, &diff, spares[0], rules, rng);
+    let mut best = best_edit(
+        layout,
+        geometry,
+        solution,
+        alternatives,
+        &edits,
+        0,
+        rules,
+        rng,
+    );
+    if best.map_or(true, |b| b.score != PERFECT) {
+        let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
+        around.sort_unstable();
+        around.dedup();
+        let first = edits.len();
+        for &id in &around {
+            edits.extend(regrown(
+                layout,
+                geometry,
+                solution,
+                &[id],
+                &spares,
+                rules,
+                rng,
+            ));
+        }
+        edits.extend(regrown(
+            layout, geometry, solution, &around, &spares, rules, rng,
+        ));
+        let more = best_edit(
+            layout,
+            geometry,
+            solution,
+            alternatives,
+            &edits,
+            first,
+            rules,
+            rng,
+        );
+        best = Best::merge(best, more, rng);
+    }
+    match best {
+        Some(b) if b.score.0 < before => {
+            try_apply(layout, geometry, solution, &edits[b.index].moves, rules)
+                .expect("the chosen edit applied before");
+            true
+        }
+        _ => false,
+    }
+}
+
+/// An edit's score: alternatives still admitted, cost, cages of five or more cells touched.
+type Score = (usize, u8, usize);
+
+/// The best possible score: every alternative ruled out by a size-keeping edit.
+const PERFECT: Score = (0, 0, 0);
+
+/// The best edit seen, drawn uniformly among those sharing its score.
+#[derive(Copy, Clone, Debug)]
+struct Best {
+    score: Score,
+    index: usize,
+    ties: u32,
+}
+
+impl Best {
+    /// The better of two, or a uniform draw among the union of their ties.
+    fn merge<R: Rng>(a: Option<Best>, b: Option<Best>, rng: &mut R) -> Option<Best> {
+        match (a, b) {
+            (Some(a), Some(b)) if a.score == b.score => {
+                let ties = a.ties + b.ties;
+                let pick = if rng.random_range(0..ties) < a.ties {
+                    a
+                } else {
+                    b
+                };
+                Some(Best { ties, ..pick })
+            }
+            (Some(a), Some(b)) => Some(if a.score < b.score { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// The best of `edits[from..]`, evaluated in random order, stopping at the first perfect one.
+#[allow(clippy::too_many_arguments)]
+fn best_edit<R: Rng>(
+    layout: &mut CageLayout,
+    geometry: &Geometry,
+    solution: &Grid,
+    alternatives: &[Grid],
+    edits: &[Candidate],
+    from: usize,
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> Option<Best> {
+    let mut order: Vec<usize> = (from..edits.len()).collect();
+    order.shuffle(rng);
+    let mut best: Option<Best> = None;
+    for index in order {
+        let edit = &edits[index];
+        let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, rules) else {
+            continue;
+        };
+        let big = touched(&edit.moves, &undo)
+            .filter(|&id| layout.cells(id).len() >= 5)
+            .count();
+        let admitted = alternatives
+            .iter()
+            .filter(|a| layout.admits(solution, a))
+            .count();
+        revert(layout, solution, &undo);
+        let score = (admitted, edit.cost, big);
+        let this = Some(Best {
+            score,
+            index,
+            ties: 1,
+        });
+        best = Best::merge(best, this, rng);
+        if score == PERFECT {
+            // The first perfect edit in a random order is a uniform draw among perfect edits.
+            return best.map(|b| Best { index, ..b });
+        }
+    }
+    best
+}
+
+/// Exchanges, moves (re-homing the partner of a dissolved pair), merges and splits around `diff`.
+fn local_edits<R: Rng>(
+    layout: &CageLayout,
+    geometry: &Geometry,
+    diff: &[Cell],
+    spare: usize,
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let cage = |c: Cell| layout.cage_of(c).expect("complete layout");
+    for &x in diff {
+        let c1 = cage(x);
+        for y in geometry.neighbours(x).filter(|&y| cage(y) != c1) {
+            out.push(Candidate {
+                moves: vec![(x, cage(y)), (y, c1)],
+                cost: 0,
+            });
+        }
+        for c2 in layout.neighbour_cages(geometry, x) {
+            out.push(Candidate {
+                moves: vec![(x, c2)],
+                cost: 1,
+            });
+            if let [a, b] = layout.cells(c1) {
+                let y = if *a == x { *b } else { *a };
+                for c3 in layout.neighbour_cages(geometry, y) {
+                    if c3 != c2 {
+                        out.push(Candidate {
+                            moves: vec![(x, c2), (y, c3)],
+                            cost: 2,
+                        });
+                    }
+                }
+            }
+            if layout.cells(c1).len() + layout.cells(c2).len() <= rules.max_size {
+                out.push(Candidate {
+                    moves: layout.cells(c2).iter().map(|&c| (c, c1)).collect(),
+                    cost: 2,
+                });
+            }
+        }
+    }
+    let mut split_cages: Vec<usize> = diff.iter().map(|&x| cage(x)).collect();
+    split_cages.sort_unstable();
+    split_cages.dedup();
+    for &id in &split_cages {
+        let cells = layout.cells(id);
+        if cells.len() >= 4 {
+            for _ in 0..SPLITS_PER_CAGE {
+                let part = random_part(geometry, cells, rng);
+                out.push(Candidate {
+                    moves: part.into_iter().map(|c| (c, spare)).collect(),
+                    cost: 1,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Cages `around` and their neighbouring cages dissolved and grown again as book cages, a few ways.
+fn regrown<R: Rng>(
+    layout: &CageLayout,
+    geometry: &Geometry,
+    solution: &Grid,
+    around: &[usize],
+    spares: &[usize],
+    rules: &LayoutRules,
+    rng: &mut R,
+) -> Vec<Candidate> {
+    let mut ids = around.to_vec();
+    for &id in around {
+        for &c in layout.cells(id) {
+            ids.extend(layout.neighbour_cages(geometry, c));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let region: CellSet = ids
+        .iter()
+        .flat_map(|&i| layout.cells(i).iter().copied())
+        .collect();
+    let targets: Vec<usize> = ids.iter().chain(spares).copied().collect();
+    (0..REGROWS)
+        .filter_map(|_| {
+            let fresh = grow(geometry, solution, &region, rules, rng)?;
+            let parts: Vec<usize> = fresh.ids().collect();
+            (parts.len() <= targets.len()).then(|| Candidate {
+                moves: parts
+                    .iter()
+                    .zip(&targets)
+                    .flat_map(|(&p, &t)| fresh.cells(p).iter().map(move |&c| (c, t)))
+                    .collect(),
+                cost: 1,
+            })
+        })
+        .collect()
+}
+
+/// A random connected part of `cells` with between 2 and `len − 2` cells (the rest is checked
+/// for connectivity when the split is applied).
+fn random_part<R: Rng>(geometry: &Geometry, cells: &[Cell], rng: &mut R) -> Vec<Cell> {
+    let k = rng.random_range(2..=cells.len() - 2);
+    let mut part = vec![cells[rng.random_range(0..cells.len())]];
+    while part.len() < k {
+        let frontier: Vec<Cell> = part
+            .iter()
+            .flat_map(|&c| geometry.neighbours(c))
+            .filter(|c| cells.contains(c) && !part.contains(c))
+            .collect();
+        let Some(&next) = frontier.get(rng.random_range(0..frontier.len().max(1))) else {
+            break;
+        };
+        part.push(next);
+    }
+    part
+}
+
+/// Apply the moves if the result keeps every rule (digits distinct, sizes, connected, no single
+/// cells unless allowed); returns the moves that undo it, or `None` with the layout unchanged.
+fn try_apply(
+    layout: &mut CageLayout,
+    geometry: &Geometry,
+    solution: &Grid,
+    moves: &[Move],
+    rules: &LayoutRules,
+) -> Option<Vec<Move>> {
+    let digit = |c: Cell| solution.get(c).expect("complete solution");
+    let undo: Vec<Move> = moves
+        .iter()
+        .map(|&(c, _)| (c, layout.cage_of(c).expect("complete layout")))
+        .collect();
+    for &(c, _) in moves {
+        layout.release(c, digit(c));
+    }
+    let mut placed = 0;
+    for &(c, to) in moves {
+        if layout.digits(to).contains(digit(c)) {
+            break;
+        }
+        layout.push(to, c, digit(c));
+        placed += 1;
+    }
+    let valid = placed == moves.len()
+        && touched(moves, &undo).all(|id| {
+            let cells = layout.cells(id);
+            cells.is_empty()
+                || (cells.len() <= rules.max_size
+                    && (cells.len() >= 2 || rules.allow_singles)
+                    && layout.is_connected(geometry, id))
+        });
+    if valid {
+        return Some(undo);
+    }
+    for &(c, _) in &moves[..placed] {
+        layout.release(c, digit(c));
+    }
+    for &(c, to) in &undo {
+        layout.push(to, c, digit(c));
+    }
+    None
+}
+
+/// Put the moved cells back where `undo` says.
+fn revert(layout: &mut CageLayout, solution: &Grid, undo: &[Move]) {
+    let digit = |c: Cell| solution.get(c).expect("complete solution");
+    for &(c, _) in undo {
+        layout.release(c, digit(c));
+    }
+    for &(c, to) in undo {
+        layout.push(to, c, digit(c));
+    }
+}
+
+/// The cages an edit touches (sources and destinations; may repeat).
+fn touched<'a>(moves: &'a [Move], undo: &'a [Move]) -> impl Iterator<Item = usize> + 'a {
+    moves.iter().chain(undo).map(|&(_, id)| id)
+}

@@ -1,0 +1,146 @@
+//! End-to-end checks of `generate_puzzle`: uniqueness, cage rules, givens policy, determinism.
+
+use super::*;
+use crate::bitset::DigitSet;
+use crate::solver;
+
+/// Generate items `0..count`, check each puzzle, and require at least `min_ok` of them (the rest
+/// may only be rejected as not unique within the repair bound).
+fn check_batch(config: &GeneratorConfig, seed: u64, count: u64, min_ok: usize) {
+    let mut ok = 0;
+    for index in 0..count {
+        match generate_puzzle(config, seed, index) {
+            Outcome::Generated(g) => {
+                check(config, &g);
+                ok += 1;
+            }
+            Outcome::Rejected(Rejection::NotUnique { .. }) => {}
+            Outcome::Rejected(other) => panic!("item {index} of {config:?}: {other:?}"),
+        }
+    }
+    assert!(ok >= min_ok, "{ok} of {count} generated for {config:?}");
+}
+
+/// Check everything a generated puzzle promises.
+fn check(config: &GeneratorConfig, g: &Generated) {
+    let p = &g.puzzle;
+    assert_eq!(p.size(), config.size as usize);
+    assert!(p.is_solution(&g.solution));
+    assert_eq!(solver::solve(p, 2).solutions, vec![g.solution.clone()]);
+    assert_eq!(g.metrics.givens, p.givens().count_filled());
+    if config.variant.has_cages() {
+        assert_eq!(
+            p.caged_cells().len(),
+            p.geometry().cell_count(),
+            "every cell caged"
+        );
+        for cage in p.cages() {
+            assert!(cage.len() >= 2 || config.allow_single_cells);
+            assert!(p.geometry().is_connected(&cage.cells));
+            let digits: DigitSet = cage
+                .cells
+                .iter()
+                .map(|&c| g.solution.get(c).unwrap())
+                .collect();
+            assert_eq!(digits.len() as usize, cage.len(), "no repeated digit");
+            let sum: u16 = digits.iter().map(|d| d.get() as u16).sum();
+            assert_eq!(sum, cage.sum);
+        }
+        assert_eq!(g.metrics.cage_count, p.cages().len());
+        if config.givens == GivensPolicy::Zero {
+            assert_eq!(g.metrics.givens, 0);
+        }
+    } else {
+        assert!(p.cages().is_empty());
+        // Minimal: no given can go.
+        for cell in p
+            .geometry()
+            .cells()
+            .filter(|&c| p.givens().get(c).is_some())
+        {
+            let mut fewer = p.givens().clone();
+            fewer.set(cell, None);
+            let q = Puzzle::plain(p.geometry().clone(), fewer).unwrap();
+            assert_eq!(
+                solver::count_solutions(&q, 2),
+                2,
+                "given at {cell:?} is redundant"
+            );
+        }
+    }
+}
+
+fn config(variant: Variant, size: u8) -> GeneratorConfig {
+    GeneratorConfig {
+        variant,
+        size,
+        ..GeneratorConfig::default()
+    }
+}
+
+#[test]
+fn small_killers_are_unique_with_zero_givens() {
+    check_batch(&config(Variant::Killer, 4), 1, 30, 25);
+    check_batch(&config(Variant::Killer, 6), 2, 6, 5);
+}
+
+#[test]
+fn nine_by_nine_puzzles_of_every_variant() {
+    check_batch(&config(Variant::Killer, 9), 6, 30, 29);
+    check_batch(&config(Variant::Classic, 9), 6, 10, 10);
+    check_batch(&config(Variant::Jigsaw, 9), 6, 5, 5);
+    check_batch(&config(Variant::KillerJigsaw, 9), 6, 5, 4);
+}
+
+#[test]
+fn other_box_shapes_and_sizes() {
+    let shaped = |size, rows, cols| GeneratorConfig {
+        box_rows: Some(rows),
+        box_cols: Some(cols),
+        ..config(Variant::Killer, size)
+    };
+    check_batch(&shaped(6, 3, 2), 7, 5, 4);
+    check_batch(&shaped(8, 2, 4), 7, 3, 2);
+    check_batch(&config(Variant::Classic, 8), 7, 3, 3);
+}
+
+#[test]
+fn small_plain_and_jigsaw_puzzles_are_unique_and_minimal() {
+    check_batch(&config(Variant::Classic, 4), 3, 10, 10);
+    check_batch(&config(Variant::Jigsaw, 4), 3, 10, 10);
+    check_batch(&config(Variant::Classic, 6), 4, 3, 3);
+    check_batch(&config(Variant::Jigsaw, 5), 4, 3, 3);
+    check_batch(&config(Variant::KillerJigsaw, 5), 4, 3, 2);
+}
+
+#[test]
+fn source_builders_and_minimal_givens() {
+    for builder in [CageBuilderKind::Ordered, CageBuilderKind::RandomWalk] {
+        for givens in [GivensPolicy::Zero, GivensPolicy::Minimal] {
+            let c = GeneratorConfig {
+                cage_builder: builder,
+                givens,
+                ..config(Variant::Killer, 4)
+            };
+            check_batch(&c, 5, 8, 6);
+        }
+    }
+}
+
+#[test]
+fn an_item_depends_only_on_config_seed_and_index() {
+    let c = config(Variant::Killer, 4);
+    let a = generate_puzzle(&c, 9, 17);
+    assert_eq!(a, generate_puzzle(&c, 9, 17));
+    assert_ne!(a, generate_puzzle(&c, 9, 18));
+    assert_ne!(a, generate_puzzle(&c, 10, 17));
+}
+
+#[test]
+fn invalid_config_is_a_rejection() {
+    let c = config(Variant::Killer, 0);
+    assert_eq!(
+        generate_puzzle(&c, 1, 1),
+        Outcome::Rejected(Rejection::InvalidConfig(ConfigError::Size(0)))
+    );
+}

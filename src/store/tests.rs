@@ -1,0 +1,265 @@
+//! Unit tests of the store: recognizing files, committing chunks, failures, merging.
+
+use super::*;
+use crate::cage::Cage;
+use crate::geometry::{Cell, Geometry};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::settings::Shard;
+use std::fs;
+
+const SOLUTION: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+
+/// Work item `index`: a 4x4 killer of horizontal pairs, with canonical key `key`.
+fn row(index: u64, key: &str) -> PuzzleRow {
+    let solution = Grid::from_values(4, SOLUTION.to_vec()).unwrap();
+    let cages = (0..8u8)
+        .map(|p| {
+            let cells = vec![Cell::new(2 * p), Cell::new(2 * p + 1)];
+            let sum = cells.iter().map(|c| SOLUTION[c.as_index()] as u16).sum();
+            Cage::new(sum, cells)
+        })
+        .collect();
+    let puzzle = Puzzle::new(Geometry::standard(4).unwrap(), Grid::empty(4), cages).unwrap();
+    let metrics = RowMetrics {
+        cage_sizes: vec![0, 0, 8],
+        nodes: 3,
+        guesses: 1,
+        solver_calls: 2,
+        repairs: 0,
+        micros: 10,
+        level: "easy",
+    };
+    PuzzleRow::encode(index, "killer", &puzzle, &solution, &metrics, key)
+}
+
+fn new_run(shard: Shard, count: u64) -> NewRun {
+    NewRun {
+        seed: 7,
+        settings_hash: "00000000000000aa".into(),
+        settings_toml: "[run]\n".into(),
+        generator_version: "test".into(),
+        count,
+        shard,
+    }
+}
+
+/// Commit positions `first..end` of `run`, work item `i` keyed by `keys(i)`; `None` = rejected.
+fn commit(
+    store: &mut Store,
+    run: &RunState,
+    first: u64,
+    end: u64,
+    keys: impl Fn(u64) -> Option<String>,
+) -> ChunkTally {
+    let rows = (first..end)
+        .map(|p| {
+            let item = run.shard.item_at(p);
+            keys(item).map(|k| row(item, &k))
+        })
+        .collect();
+    let chunk = Chunk {
+        first_pos: first,
+        end_pos: end,
+        rows,
+        wall_micros: 5,
+    };
+    store.commit_chunk(run, &chunk).unwrap()
+}
+
+fn indices(store: &Store) -> Vec<(i64, u64)> {
+    let mut out = Vec::new();
+    store
+        .for_each_puzzle(|p| -> Result<(), StoreError> {
+            out.push((p.id, p.index));
+            Ok(())
+        })
+        .unwrap();
+    out
+}
+
+#[test]
+fn creates_recognizes_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub/dir/p.db");
+    let mut store = Store::open_or_create(&path).unwrap();
+    let run = store.begin_run(&new_run(Shard::default(), 6)).unwrap();
+    assert_eq!((run.next_pos, run.is_complete()), (0, false));
+    let t = commit(&mut store, &run, 0, 3, |i| {
+        (i != 1).then(|| format!("k{i}"))
+    });
+    assert_eq!((t.stored, t.duplicates, t.rejected), (2, 0, 1));
+    drop(store);
+    let mut store = Store::open_or_create(&path).unwrap();
+    let run = store.begin_run(&new_run(Shard::default(), 6)).unwrap();
+    assert_eq!((run.id, run.next_pos, run.totals.stored), (1, 3, 2));
+    // Item 4 repeats item 0's form: skipped and counted.
+    let t = commit(&mut store, &run, 3, 6, |i| Some(format!("k{}", i % 4)));
+    assert_eq!((t.stored, t.duplicates), (2, 1));
+    assert!(store.run_state(run.id).unwrap().is_complete());
+    assert_eq!(indices(&store), vec![(1, 0), (2, 2), (3, 3), (4, 5)]);
+    assert_eq!(store.check_integrity().unwrap(), Ok(()));
+    let decoded = {
+        let mut first = None;
+        store
+            .for_each_puzzle(|p| -> Result<(), StoreError> {
+                first.get_or_insert(p);
+                Ok(())
+            })
+            .unwrap();
+        first.unwrap()
+    };
+    assert_eq!(decoded.solution.values(), &SOLUTION);
+    assert!(decoded.puzzle.is_solution(&decoded.solution));
+}
+
+#[test]
+fn a_chunk_out_of_order_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_or_create(&dir.path().join("p.db")).unwrap();
+    let run = store.begin_run(&new_run(Shard::default(), 10)).unwrap();
+    commit(&mut store, &run, 0, 2, |i| Some(format!("k{i}")));
+    let chunk = Chunk {
+        first_pos: 0,
+        end_pos: 2,
+        rows: vec![Some(row(0, "x")), Some(row(1, "y"))],
+        wall_micros: 0,
+    };
+    assert!(matches!(
+        store.commit_chunk(&run, &chunk),
+        Err(StoreError::Concurrent {
+            expected: 0,
+            found: 2,
+            ..
+        })
+    ));
+    assert_eq!(indices(&store).len(), 2);
+}
+
+#[test]
+fn foreign_files_are_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.db");
+    fs::write(
+        &text,
+        "this is not a database, just some text that is long enough ....",
+    )
+    .unwrap();
+    let before = fs::read(&text).unwrap();
+    assert!(matches!(
+        Store::open_or_create(&text),
+        Err(StoreError::Foreign { .. })
+    ));
+    assert!(matches!(
+        Store::open_read_only(&text),
+        Err(StoreError::Foreign { .. })
+    ));
+    assert_eq!(fs::read(&text).unwrap(), before);
+
+    let other = dir.path().join("other.db");
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    let before = fs::read(&other).unwrap();
+    let err = Store::open_or_create(&other).err().unwrap();
+    assert!(
+        err.to_string().contains("not a sudoku-press database"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&other).unwrap(), before);
+
+    let newer = dir.path().join("newer.db");
+    drop(Store::open_or_create(&newer).unwrap());
+    rusqlite::Connection::open(&newer)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    assert!(matches!(
+        Store::open_or_create(&newer),
+        Err(StoreError::SchemaVersion { found: 99, .. })
+    ));
+    assert!(matches!(
+        Store::open_read_only(&dir.path().join("absent.db")),
+        Err(StoreError::Missing(_))
+    ));
+}
+
+#[test]
+fn a_full_disk_rolls_back_the_chunk_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_or_create(&dir.path().join("p.db")).unwrap();
+    let run = store
+        .begin_run(&new_run(Shard::default(), 100_000))
+        .unwrap();
+    commit(&mut store, &run, 0, 10, |i| Some(format!("k{i}")));
+    let pages: i64 = store
+        .conn
+        .query_row("PRAGMA page_count", [], |r| r.get(0))
+        .unwrap();
+    // Simulate a full disk: the file may not grow past its current size.
+    store
+        .conn
+        .execute_batch(&format!("PRAGMA max_page_count = {pages}"))
+        .unwrap();
+    let big = Chunk {
+        first_pos: 10,
+        end_pos: 2010,
+        rows: (10..2010)
+            .map(|i| Some(row(i, &format!("key-{i:0>200}"))))
+            .collect(),
+        wall_micros: 0,
+    };
+    let err = store.commit_chunk(&run, &big).unwrap_err();
+    assert!(matches!(err, StoreError::DiskFull { .. }), "{err}");
+    assert!(err.to_string().contains("intact"));
+    assert_eq!(indices(&store).len(), 10);
+    assert_eq!(store.run_state(run.id).unwrap().next_pos, 10);
+    assert_eq!(store.check_integrity().unwrap(), Ok(()));
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // Items 0..9; item 7 repeats item 2's form, item 5 is rejected.
+    let key = |i: u64| (i != 5).then(|| format!("k{}", if i == 7 { 2 } else { i }));
+    let single_path = dir.path().join("single.db");
+    let mut single = Store::open_or_create(&single_path).unwrap();
+    let run = single.begin_run(&new_run(Shard::default(), 9)).unwrap();
+    commit(&mut single, &run, 0, 9, key);
+    let mut shard_paths = Vec::new();
+    for i in 0..3 {
+        let path = dir.path().join(format!("s{i}.db"));
+        let mut s = Store::open_or_create(&path).unwrap();
+        let shard = Shard::new(i, 3).unwrap();
+        let run = s.begin_run(&new_run(shard, 9)).unwrap();
+        commit(&mut s, &run, 0, shard.positions(9), key);
+        shard_paths.push(path);
+    }
+    let out = dir.path().join("all.db");
+    let report = merge(&out, &shard_paths, &|t| t.to_string()).unwrap();
+    assert_eq!((report.runs, report.puzzles, report.duplicates), (1, 7, 1));
+    let merged = Store::open_read_only(&out).unwrap();
+    assert_eq!(indices(&merged), indices(&single));
+    let (a, b) = (merged.summary().unwrap(), single.summary().unwrap());
+    assert_eq!((a.work, &a.by_variant), (b.work, &b.by_variant));
+    assert_eq!(a.by_variant[0].cage_sizes, vec![(2, 7 * 8)]);
+    assert!(merged.runs().unwrap()[0].is_complete());
+
+    // Refusals: an existing output, a missing shard, an unfinished shard.
+    assert!(merge(&out, &shard_paths, &|t| t.to_string()).is_err());
+    let err = merge(&dir.path().join("x.db"), &shard_paths[..2], &|t| {
+        t.to_string()
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("shard 2/3 is missing"), "{err}");
+    let partial = dir.path().join("partial.db");
+    let mut p = Store::open_or_create(&partial).unwrap();
+    let run = p.begin_run(&new_run(Shard::new(2, 3).unwrap(), 9)).unwrap();
+    commit(&mut p, &run, 0, 1, key);
+    drop(p);
+    let inputs = [shard_paths[0].clone(), shard_paths[1].clone(), partial];
+    let err = merge(&dir.path().join("y.db"), &inputs, &|t| t.to_string()).unwrap_err();
+    assert!(err.to_string().contains("unfinished"), "{err}");
+    assert!(!dir.path().join("y.db").exists());
+}
