@@ -9,8 +9,6 @@ pub(crate) type Board = [u64; 4];
 /// Where a box (or jigsaw region) meets a row or column in two or more cells.
 #[derive(Clone, Debug)]
 pub(crate) struct Segment {
-    /// Both houses as a bit set over houses.
-    pub(crate) houses: u64,
     /// The box's cells outside the intersection.
     pub(crate) box_rest: Board,
     /// The line's cells outside the intersection.
@@ -128,7 +126,6 @@ impl Layout {
                         segment_cells.extend(board_cells(part));
                     }
                     segments.push(Segment {
-                        houses: 1 << b | 1 << line,
                         box_rest,
                         line_rest,
                         start,
