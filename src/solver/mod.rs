@@ -1,5 +1,10 @@
 //! The solver: counts solutions (0, 1, "2 or more") and solves Sudoku and Killer Sudoku puzzles.
 //!
+//! Two kernels share the work: puzzles without cages go to `plain` (one candidate bitboard per
+//! digit, const-generic over the side N), killers to `kernel` (one candidate digit set per cell,
+//! with cage combinations and rule-of-45 sums from `innies`). Both search depth first on a state
+//! copied per branch, so the solutions they return are distinct.
+//!
 //! `Solver` keeps the per-geometry tables (houses, peers, cage digit combinations) and reusable
 //! per-puzzle buffers, so repeated calls on one geometry allocate nothing but the solutions they
 //! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
