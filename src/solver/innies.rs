@@ -9,10 +9,20 @@
 use super::cages::CageInfo;
 use super::layout::{board_cells, Board, Layout};
 
-/// Largest derived constraint kept. Measured in instructions per published killer (nodes):
-/// 1 cell 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k (1.07): larger ones
-/// prune a little more than they cost.
-const MAX_LEN: usize = 2;
+/// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
+/// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
+/// (1.07); on random 16x16 killers whose second solution is hard to find, 2 cells left 10M-node
+/// searches that 4 cells cut to 2.6M and 8 cells to 0.8M (12x12 alike). Larger grids keep more.
+fn max_len(n: usize) -> usize {
+    if n <= 9 {
+        2
+    } else {
+        n / 2
+    }
+}
+/// Largest derived constraint over cells that need not differ (the kernel's rule for those
+/// works on one or two cells).
+pub(crate) const MAX_LOOSE: usize = 2;
 /// At most this many derived constraints (the kernel tracks them in one 64-bit word).
 pub(crate) const MAX_VIRTUAL: usize = 64;
 
@@ -179,7 +189,7 @@ impl Deriver {
         let size = houses * n;
         let total = (size * (n + 1) / 2) as i64;
         let innies = size - inside.len;
-        if (1..=MAX_LEN).contains(&innies) {
+        if (1..=max_len(n)).contains(&innies) {
             let cells = and_not(region, &inside.cells);
             self.push(layout, cells, innies, total - inside.sum);
         }
@@ -190,7 +200,7 @@ impl Deriver {
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
         let caged = and_not(region, &meeting_cells) == [0; 4];
         let outies = meeting_len.saturating_sub(size);
-        if caged && (1..=MAX_LEN).contains(&outies) {
+        if caged && (1..=max_len(n)).contains(&outies) {
             let cells = and_not(&meeting_cells, region);
             self.push(layout, cells, outies, meeting_sum - total);
         }
@@ -206,6 +216,9 @@ impl Deriver {
             let peers = &layout.peer_bits[a as usize];
             board_cells(&cells).all(|b| a == b || peers[b as usize >> 6] & (1 << (b & 63)) != 0)
         });
+        if !distinct && len > MAX_LOOSE {
+            return;
+        }
         self.found.push(Virtual {
             cells,
             len,
