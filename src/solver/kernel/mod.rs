@@ -22,7 +22,7 @@ const DIRTY_WORDS: usize = 8;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
 
-/// A dead end: some cell, house or cage has no possible digit left.
+/// A dead end: some cell, house or cage has no possible digit left (for both kernels).
 #[derive(Debug)]
 pub(crate) struct Contradiction;
 
