@@ -228,3 +228,54 @@ impl Deriver {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+
+    fn info(start: u16, len: u8, sum: u16) -> CageInfo {
+        CageInfo {
+            start,
+            len,
+            sum,
+            distinct: true,
+        }
+    }
+
+    #[test]
+    fn innies_of_a_row_and_a_column() {
+        // 4x4: cage {r1c1, r1c2} = 3 inside row 1, cage {r1c3, r2c3} = 7 across rows 1 and 2;
+        // r1c4 and the rest of column 3 uncaged.
+        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let mut deriver = Deriver::default();
+        deriver.derive(&layout, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
+        let found = |cells: u64, sum: u16| Virtual {
+            cells: [cells, 0, 0, 0],
+            len: cells.count_ones() as usize,
+            sum,
+            distinct: true,
+        };
+        // Row 1: 10 - 3 over r1c3 and r1c4. Column 3: 10 - 7 over r3c3 and r4c3.
+        assert!(deriver.found.contains(&found(1 << 2 | 1 << 3, 7)));
+        assert!(deriver.found.contains(&found(1 << 10 | 1 << 14, 3)));
+        // Row 2 has uncaged cells, so it has no outies (r1c3 alone would be one).
+        assert!(!deriver.found.iter().any(|v| v.cells == [1 << 2, 0, 0, 0]));
+    }
+
+    #[test]
+    fn outies_of_a_fully_caged_row() {
+        // 4x4: row 1 caged by {r1c1, r1c2} = 3 and {r1c3, r1c4, r2c4} = 8: the outie r2c4 holds
+        // 3 + 8 - 10 = 1.
+        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let mut deriver = Deriver::default();
+        deriver.derive(&layout, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
+        let outie = Virtual {
+            cells: [1 << 7, 0, 0, 0],
+            len: 1,
+            sum: 1,
+            distinct: true,
+        };
+        assert!(deriver.found.contains(&outie), "{:?}", deriver.found);
+    }
+}
