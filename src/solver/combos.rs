@@ -1,5 +1,8 @@
 //! Digit-combination tables: every set of `k` distinct digits from `1..=N` that adds up to `s`.
 
+use crate::geometry::MAX_SIZE;
+use std::sync::OnceLock;
+
 /// All digit sets of 1..=N grouped by (size, sum), each group in ascending bit order.
 #[derive(Clone, Debug)]
 pub(crate) struct Combos {
@@ -9,27 +12,35 @@ pub(crate) struct Combos {
 }
 
 impl Combos {
-    /// Build the table for digits `1..=n` (a counting sort of the `2^n` digit sets by key).
-    pub(crate) fn new(n: usize) -> Self {
+    /// The table for digits `1..=n` (1 <= n <= 16), built on first use and shared afterwards.
+    pub(crate) fn of(n: usize) -> &'static Combos {
+        static TABLES: [OnceLock<Combos>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+        TABLES[n].get_or_init(|| Combos::new(n))
+    }
+
+    /// Build the table for digits `1..=n`: a counting sort of the `2^n` digit sets by key.
+    fn new(n: usize) -> Self {
         let max_sum = n * (n + 1) / 2;
-        let key = |mask: u32| {
-            let sum: usize = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| i + 1).sum();
-            mask.count_ones() as usize * (max_sum + 1) + sum
-        };
-        let keys = (n + 1) * (max_sum + 1);
-        let mut offsets = vec![0u32; keys + 1];
-        for mask in 0..1u32 << n {
-            offsets[key(mask) + 1] += 1;
+        // Keys by dynamic programming: a set's key is its set without the lowest digit's, plus
+        // one more digit of that value.
+        let mut keys = vec![0u32; 1 << n];
+        for mask in 1..1usize << n {
+            let low = mask.trailing_zeros() as usize;
+            keys[mask] = keys[mask & (mask - 1)] + (max_sum + 1) as u32 + low as u32 + 1;
         }
-        for i in 0..keys {
+        let key_count = (n + 1) * (max_sum + 1);
+        let mut offsets = vec![0u32; key_count + 1];
+        for &key in &keys {
+            offsets[key as usize + 1] += 1;
+        }
+        for i in 0..key_count {
             offsets[i + 1] += offsets[i];
         }
         let mut next = offsets.clone();
         let mut masks = vec![0u16; 1 << n];
-        for mask in 0..1u32 << n {
-            let k = key(mask);
-            masks[next[k] as usize] = mask as u16;
-            next[k] += 1;
+        for (mask, &key) in keys.iter().enumerate() {
+            masks[next[key as usize] as usize] = mask as u16;
+            next[key as usize] += 1;
         }
         Combos {
             max_sum,
@@ -72,7 +83,7 @@ mod tests {
 
     #[test]
     fn nine_digit_groups() {
-        let c = Combos::new(9);
+        let c = Combos::of(9);
         assert_eq!(c.get(2, 3), &[0b11]);
         assert_eq!(c.get(2, 17), &[0b1_1000_0000]);
         assert_eq!(c.get(3, 6), &[0b111]);
@@ -84,6 +95,23 @@ mod tests {
             .map(|k| (0..=45).map(|s| c.get(k, s).len()).sum::<usize>())
             .sum();
         assert_eq!(total, 512);
+    }
+
+    #[test]
+    fn sixteen_digit_groups_hold_every_set_once() {
+        let c = Combos::of(16);
+        let mut total = 0;
+        for k in 0..=16 {
+            for sum in 0..=136 {
+                for &m in c.get(k, sum) {
+                    let digits: usize = (0..16).filter(|i| m & (1 << i) != 0).map(|i| i + 1).sum();
+                    assert_eq!((m.count_ones() as usize, digits), (k, sum));
+                    total += 1;
+                }
+            }
+        }
+        assert_eq!(total, 1 << 16);
+        assert!(std::ptr::eq(c, Combos::of(16)));
     }
 
     #[test]

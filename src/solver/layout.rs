@@ -55,7 +55,7 @@ pub(crate) struct Layout {
     /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
     pub(crate) segment_start: Vec<u16>,
     /// Digit combinations by (count, sum).
-    pub(crate) combos: Combos,
+    pub(crate) combos: &'static Combos,
 }
 
 impl Layout {
@@ -161,7 +161,7 @@ impl Layout {
             segments,
             segment_cells,
             segment_start,
-            combos: Combos::new(n),
+            combos: Combos::of(n),
         }
     }
 
