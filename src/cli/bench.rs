@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use sudoku_press::format::{Entry, Reader};
@@ -18,9 +18,18 @@ pub struct Args {
     /// Measure this file instead of the standard sets (repeatable).
     #[arg(long = "file", value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Keep passing over each set until this many seconds have passed.
-    #[arg(long, default_value_t = 2.0)]
+    /// Keep passing over each set until this many seconds have passed (0: one pass).
+    #[arg(long, default_value_t = 2.0, value_parser = seconds)]
     min_seconds: f64,
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds from 0 to 86400"
+        )),
+    }
 }
 
 /// Run `bench`.
@@ -30,28 +39,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         args.files
             .iter()
-            .map(|f| Ok((f.display().to_string(), load(f)?)))
+            .map(|f| {
+                let name = f.file_name().unwrap_or(f.as_os_str());
+                Ok((name.to_string_lossy().into_owned(), load(f)?))
+            })
             .collect::<anyhow::Result<_>>()?
     };
-    println!(
-        "{:<28} {:>8} {:>8} {:>12} {:>10} {:>10}  counts 0/1/2+",
-        "set", "puzzles", "seconds", "puzzles/s", "nodes", "guesses"
-    );
-    let min_time = Duration::from_secs_f64(args.min_seconds.max(0.0));
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<16} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8}  counts 0/1/2+",
+        "set", "puzzles", "seconds", "puzzles/s", "best pass", "nodes", "guesses"
+    )?;
+    let min_time = Duration::from_secs_f64(args.min_seconds);
     for (name, puzzles) in sets {
         let r: BenchResult = measure(&puzzles, min_time);
-        println!(
-            "{:<28} {:>8} {:>8.2} {:>12.0} {:>10.2} {:>10.2}  {}/{}/{}",
+        writeln!(
+            out,
+            "{:<16} {:>7} {:>7.2} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}/{}/{}",
             name,
             r.puzzles,
             r.seconds,
             r.per_second(),
+            r.best_per_second(),
             r.mean_nodes(),
             r.mean_guesses(),
             r.counts[0],
             r.counts[1],
             r.counts[2]
-        );
+        )?;
+        out.flush()?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use anyhow::Context;
 use std::io::Write;
+use std::process::ExitCode;
 use sudoku_press::check::find_conflicts;
 use sudoku_press::format::{self, Format, FormatError, Reader};
 
@@ -24,7 +25,7 @@ pub struct Args {
 }
 
 /// Run `check`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let open = |path: &str| format::open_input(path).with_context(|| format!("cannot open {path}"));
     let mut reader = Reader::new(open(&args.puzzle)?, args.format).context(args.puzzle.clone())?;
     let entry = reader
@@ -50,9 +51,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             0 => writeln!(out, "no conflicts: the grid is solved")?,
             _ => writeln!(out, "no conflicts ({empty} cells still empty)")?,
         }
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     out.flush()?;
     eprintln!("{} conflicts", conflicts.len());
-    std::process::exit(1);
+    Ok(ExitCode::from(1))
 }

@@ -1,6 +1,6 @@
 //! `sudoku-press export`: stream a database's puzzles as CSV or JSON lines to a file or stdout.
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use sudoku_press::export::{export, ExportFormat};
@@ -33,6 +33,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let store = Store::open_read_only(&args.db)?;
     match args.output.filter(|p| p.as_os_str() != "-") {
         Some(path) => {
+            let same = |a: &PathBuf, b: &PathBuf| {
+                a.canonicalize()
+                    .ok()
+                    .is_some_and(|a| b.canonicalize().ok() == Some(a))
+            };
+            if same(&path, &args.db) {
+                bail!(
+                    "{}: -o names the database itself; choose another file",
+                    path.display()
+                );
+            }
             let file = std::fs::File::create(&path)
                 .with_context(|| format!("{}: cannot create the export file", path.display()))?;
             let mut out = BufWriter::new(file);

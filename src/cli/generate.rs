@@ -2,7 +2,7 @@
 //! progress bar on stderr and a summary line per run.
 
 use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 p.tally.stored, p.tally.duplicates, p.tally.rejected
             ));
         })?;
-        bar.finish_and_clear();
+        drop(bar);
         eprintln!("{}", summary_line(plan, &summary));
     }
     Ok(())
@@ -133,10 +133,18 @@ fn progress_bar(plan: &Plan) -> ProgressBar {
     } else {
         ProgressDrawTarget::hidden()
     };
-    let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target);
+    // Cleared when dropped, so an error prints on a clean line.
+    let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target)
+        .with_finish(ProgressFinish::AndClear);
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}")
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {rate} ETA {eta} {msg}")
             .expect("the template is valid")
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
     );
     bar.set_prefix(describe(plan));
@@ -160,6 +168,15 @@ fn describe(plan: &Plan) -> String {
 }
 
 fn summary_line(plan: &Plan, s: &RunSummary) -> String {
+    if s.resumed_at >= s.total {
+        return format!(
+            "{} [{}]: already complete ({} work items of this run in {}), nothing to do",
+            describe(plan),
+            plan.name,
+            s.total,
+            plan.db.display()
+        );
+    }
     let secs = s.elapsed.as_secs_f64();
     let rate = s.tally.stored as f64 / secs.max(1e-9);
     let resumed = if s.resumed_at > 0 {

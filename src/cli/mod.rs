@@ -9,6 +9,7 @@ mod solve;
 mod stats;
 
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 /// Bulk generator of unique Killer Sudoku puzzles (and plain and jigsaw Sudoku).
 #[derive(Parser, Debug)]
@@ -32,20 +33,22 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
-    /// Measure solver and generator throughput.
+    /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
 
 /// Parse arguments and run the chosen subcommand.
-pub fn run() -> anyhow::Result<()> {
+/// Commands whose answer can be "no" (`solve`: not unique; `check`: conflicts) return exit code 1.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match Cli::parse().command {
-        Command::Generate(args) => generate::run(args),
+        Command::Generate(args) => done(generate::run(args)),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
-        Command::Merge(args) => merge::run(args),
-        Command::Export(args) => export::run(args),
-        Command::Stats(args) => stats::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Merge(args) => done(merge::run(args)),
+        Command::Export(args) => done(export::run(args)),
+        Command::Stats(args) => done(stats::run(args)),
+        Command::Bench(args) => done(bench::run(args)),
     }
 }
 

@@ -5,11 +5,10 @@
 //! some puzzle has no solution or several (each one is marked in the output); 2 on bad input.
 
 use anyhow::Context;
-use rayon::prelude::*;
 use std::io::{BufWriter, Write};
-use std::time::Instant;
+use std::process::ExitCode;
 use sudoku_press::format::{self, jsonl, plain, Entry, Format, Reader};
-use sudoku_press::{solver, Grid, Puzzle};
+use sudoku_press::pipeline::solve::{solve_stream, Answer, SolveStreamError};
 
 /// Flags of `solve`.
 #[derive(clap::Args, Debug)]
@@ -31,45 +30,15 @@ pub struct Args {
     file: String,
 }
 
-/// Puzzles solved per parallel batch: bounds memory whatever the input's length.
-const CHUNK: usize = 1024;
-
-/// The outcome for one puzzle.
-struct Answer {
-    /// Solutions found, up to 2 ("two or more").
-    count: usize,
-    /// The solution, when it is unique.
-    solution: Option<Grid>,
-    /// Solving time in microseconds.
-    micros: u128,
-    /// Search nodes.
-    nodes: u64,
-}
-
-fn solve_one(puzzle: &Puzzle) -> Answer {
-    let start = Instant::now();
-    let report = solver::solve(puzzle, 2);
-    let count = report.solutions.len();
-    Answer {
-        count,
-        solution: report.solutions.into_iter().next().filter(|_| count == 1),
-        micros: start.elapsed().as_micros(),
-        nodes: report.stats.nodes,
-    }
-}
-
 /// Run `solve`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = if args.file == "-" {
         "<stdin>"
     } else {
         &args.file
     };
     let input = format::open_input(&args.file).with_context(|| format!("cannot open {name}"))?;
-    let mut reader = Reader::new(input, args.format).context(name.to_string())?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()?;
+    let reader = Reader::new(input, args.format).context(name.to_string())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut printer = Printer {
         format: reader.format(),
@@ -77,37 +46,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         written: 0,
         not_unique: 0,
     };
-    loop {
-        let mut chunk: Vec<Entry> = Vec::with_capacity(CHUNK);
-        let mut failure = None;
-        for item in reader.by_ref().take(CHUNK) {
-            match item {
-                Ok(entry) => chunk.push(entry),
-                Err(err) => failure = Some(err),
-            }
-        }
-        let answers: Vec<Answer> =
-            pool.install(|| chunk.par_iter().map(|e| solve_one(&e.puzzle)).collect());
-        for (entry, answer) in chunk.into_iter().zip(&answers) {
-            printer.print(&mut out, entry, answer)?;
-        }
-        if let Some(err) = failure {
-            out.flush()?;
-            return Err(anyhow::Error::new(err).context(name.to_string()));
-        }
-        if answers.len() < CHUNK {
-            break;
-        }
-    }
+    let solved = solve_stream(reader, args.threads, |entry, answer| {
+        printer.print(&mut out, entry, answer)
+    });
     out.flush()?;
+    match solved {
+        // Output failures (a closed pipe among them) are not the input's fault.
+        Err(SolveStreamError::Output(err)) => return Err(err.into()),
+        other => other.with_context(|| name.to_string())?,
+    }
     if printer.not_unique > 0 && !args.count {
         eprintln!(
             "{} of {} puzzles have no unique solution",
             printer.not_unique, printer.written
         );
-        std::process::exit(1);
+        return Ok(ExitCode::from(1));
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes answers in the input's format.
@@ -124,7 +79,7 @@ impl Printer<'_> {
         out: &mut W,
         entry: Entry,
         answer: &Answer,
-    ) -> anyhow::Result<()> {
+    ) -> std::io::Result<()> {
         self.not_unique += usize::from(answer.count != 1);
         match self.format {
             Format::Jsonl => self.print_json(out, entry, answer)?,
@@ -152,7 +107,7 @@ impl Printer<'_> {
         out: &mut W,
         entry: Entry,
         answer: &Answer,
-    ) -> anyhow::Result<()> {
+    ) -> std::io::Result<()> {
         let mut object = entry
             .object
             .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None));
@@ -162,14 +117,14 @@ impl Printer<'_> {
             object.insert("count".into(), answer.count.into());
         }
         if self.args.stats {
-            object.insert("time_us".into(), serde_json::json!(answer.micros as u64));
+            object.insert("time_us".into(), answer.micros.into());
             object.insert("nodes".into(), answer.nodes.into());
         }
         jsonl::write_object(out, &object)?;
         Ok(())
     }
 
-    fn print_line<W: Write>(&self, out: &mut W, answer: &Answer) -> anyhow::Result<()> {
+    fn print_line<W: Write>(&self, out: &mut W, answer: &Answer) -> std::io::Result<()> {
         let text = match (&answer.solution, self.args.count) {
             (_, true) => answer.count.to_string(),
             (Some(grid), false) => plain::to_plain(grid),
@@ -182,7 +137,7 @@ impl Printer<'_> {
         Ok(())
     }
 
-    fn print_rows<W: Write>(&self, out: &mut W, answer: &Answer) -> anyhow::Result<()> {
+    fn print_rows<W: Write>(&self, out: &mut W, answer: &Answer) -> std::io::Result<()> {
         if self.written > 0 {
             writeln!(out)?;
         }

@@ -83,18 +83,20 @@ fn render(db: &std::path::Path, s: &Summary) -> String {
             parts.join(", ")
         );
     }
-    if s.killers > 0 {
-        let cages: u64 = s.cage_sizes.iter().map(|&(_, c)| c).sum();
-        let cells: u64 = s.cage_sizes.iter().map(|&(k, c)| k as u64 * c).sum();
+    for v in s.by_variant.iter().filter(|v| !v.cage_sizes.is_empty()) {
+        let cages: u64 = v.cage_sizes.iter().map(|&(_, c)| c).sum();
+        let cells: u64 = v.cage_sizes.iter().map(|&(k, c)| k as u64 * c).sum();
         out += &format!(
-            "\ncages ({} killers): {:.2} per puzzle (min {}, max {}), mean size {:.2}\n",
-            s.killers,
-            cages as f64 / s.killers as f64,
-            s.cage_range.0,
-            s.cage_range.1,
+            "\ncages, {} {}x{}: {:.2} per puzzle (min {}, max {}), mean size {:.2}\n",
+            v.variant,
+            v.size,
+            v.size,
+            v.cages_mean,
+            v.cage_range.0,
+            v.cage_range.1,
             cells as f64 / cages.max(1) as f64
         );
-        let sizes: Vec<String> = s
+        let sizes: Vec<String> = v
             .cage_sizes
             .iter()
             .map(|&(k, c)| format!("{k}: {:.1}%", percent(c, cages)))

@@ -64,9 +64,8 @@ struct Fields<'a> {
 
 impl Fields<'_> {
     fn puzzle(&self) -> Result<(Puzzle, Option<Grid>), FormatError> {
-        let at = |e: ErrorKind| FormatError::at(self.line, e);
         let size = self.uint(self.get("size")?, "size", usize::MAX)?;
-        let geometry = self.geometry(size).map_err(at)?;
+        let geometry = self.geometry(size)?;
         let givens = self.grid("givens", &geometry)?;
         let solution = match self.object.get("solution") {
             None | Some(Value::Null) => None,
@@ -76,7 +75,7 @@ impl Fields<'_> {
             None | Some(Value::Null) => Vec::new(),
             Some(value) => self.cages(value, geometry.cell_count())?,
         };
-        let puzzle = Puzzle::new(geometry, givens, cages).map_err(|e| at(e.into()))?;
+        let puzzle = Puzzle::new(geometry, givens, cages).map_err(|e| self.at(e))?;
         Ok((puzzle, solution))
     }
 
@@ -117,55 +116,59 @@ impl Fields<'_> {
         field_error(self.line, field, expected, found)
     }
 
-    fn geometry(&self, size: usize) -> Result<Geometry, ErrorKind> {
+    fn at(&self, kind: impl Into<ErrorKind>) -> FormatError {
+        FormatError::at(self.line, kind)
+    }
+
+    fn geometry(&self, size: usize) -> Result<Geometry, FormatError> {
         if let Some(regions) = self.object.get("regions") {
             return self.regions(regions, size);
         }
         let rows = self.object.get("box_rows");
         let cols = self.object.get("box_cols");
         match (rows, cols) {
-            (None, None) => Ok(Geometry::standard(size)?),
+            (None, None) => Geometry::standard(size).map_err(|e| self.at(e)),
             (Some(r), Some(c)) => {
-                let r = self.uint(r, "box_rows", MAX_SIZE).map_err(into_kind)?;
-                let c = self.uint(c, "box_cols", MAX_SIZE).map_err(into_kind)?;
-                Ok(Geometry::boxed(size, r, c)?)
+                let r = self.uint(r, "box_rows", MAX_SIZE)?;
+                let c = self.uint(c, "box_cols", MAX_SIZE)?;
+                Geometry::boxed(size, r, c).map_err(|e| self.at(e))
             }
-            (Some(_), None) | (None, Some(_)) => Err(ErrorKind::Field {
+            (Some(_), None) | (None, Some(_)) => Err(self.at(ErrorKind::Field {
                 field: "box_rows/box_cols".to_string(),
                 expected: "both present or both absent".to_string(),
                 found: "only one of them".to_string(),
-            }),
+            })),
         }
     }
 
-    fn regions(&self, value: &Value, size: usize) -> Result<Geometry, ErrorKind> {
+    fn regions(&self, value: &Value, size: usize) -> Result<Geometry, FormatError> {
         // Check the size first: it bounds every allocation below.
-        Geometry::standard(size)?;
+        Geometry::standard(size).map_err(|e| self.at(e))?;
         let n = size * size;
-        let lists = self.list(value, "regions", Some(size)).map_err(into_kind)?;
+        let lists = self.list(value, "regions", Some(size))?;
         let mut region_of = vec![u8::MAX; n];
         for (r, list) in lists.iter().enumerate() {
             let field = format!("regions[{r}]");
-            for cell in self.list(list, &field, None).map_err(into_kind)? {
-                let index = self.uint(cell, &field, n - 1).map_err(into_kind)?;
+            for cell in self.list(list, &field, None)? {
+                let index = self.uint(cell, &field, n - 1)?;
                 if region_of[index] != u8::MAX {
-                    return Err(ErrorKind::Field {
+                    return Err(self.at(ErrorKind::Field {
                         field,
                         expected: "cells that are in no other region".to_string(),
                         found: format!("cell {index}, already in regions[{}]", region_of[index]),
-                    });
+                    }));
                 }
                 region_of[index] = r as u8;
             }
         }
         if let Some(missing) = region_of.iter().position(|&r| r == u8::MAX) {
-            return Err(ErrorKind::Field {
+            return Err(self.at(ErrorKind::Field {
                 field: "regions".to_string(),
                 expected: "lists covering every cell once".to_string(),
                 found: format!("cell {missing} in no region"),
-            });
+            }));
         }
-        Ok(Geometry::jigsaw(size, region_of)?)
+        Geometry::jigsaw(size, region_of).map_err(|e| self.at(e))
     }
 
     fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
@@ -212,16 +215,6 @@ impl Fields<'_> {
                 Ok(Cage::new(sum as u16, cells))
             })
             .collect()
-    }
-}
-
-fn into_kind(err: FormatError) -> ErrorKind {
-    match err {
-        FormatError::At { kind, .. } => kind,
-        other => ErrorKind::Expected {
-            expected: "a readable value".to_string(),
-            found: other.to_string(),
-        },
     }
 }
 
@@ -332,6 +325,11 @@ mod tests {
                 r#"{"size": 4, "box_rows": 2, "givens": []}"#,
                 "both present or both absent",
             ),
+            // Regression: a box shape whose product overflows must be refused, not multiplied.
+            (
+                r#"{"size": 4, "box_rows": 4294967296, "box_cols": 4294967296, "givens": []}"#,
+                "`box_rows` should be a whole number from 0 to 16",
+            ),
             (
                 r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"x"]}"#,
                 "`givens[15]` should be a whole number from 0 to 4",
@@ -349,6 +347,18 @@ mod tests {
                 "`regions` should be a list of 4 items",
             ),
             (r#"{"size": 4, "#, "invalid JSON"),
+            (
+                r#"{"size": 4, "givens": [], "regions": [[0,1,2,3],[0,5,6,7],[8,9,10,11],[12,13,14,15]]}"#,
+                "`regions[1]` should be cells that are in no other region, found cell 0, already in regions[0]",
+            ),
+            (
+                r#"{"size": 4, "givens": [], "regions": [[0,1,2,3],[4,5,6],[8,9,10,11],[12,13,14,15]]}"#,
+                "found cell 7 in no region",
+            ),
+            (
+                r#"{"size": 4, "givens": [], "regions": [[0,1,4,5],[2,3,6,7],[8,9,12,13],[10,11,14],[15]]}"#,
+                "`regions` should be a list of 4 items",
+            ),
         ];
         for (text, want) in cases {
             let err = parse_line(text, 9).unwrap_err().to_string();

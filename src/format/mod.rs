@@ -194,6 +194,24 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// Write one puzzle in `format`: the plain string of its givens, its JSON line, its killer code,
+/// or its seed text. Fails when the format cannot hold the puzzle (see each module).
+pub fn write_puzzle<W: std::io::Write>(
+    out: &mut W,
+    puzzle: &Puzzle,
+    format: Format,
+) -> Result<(), FormatError> {
+    match format {
+        Format::Seed => write_seed(out, puzzle),
+        Format::Sudocue => write_sudocue(out, puzzle),
+        Format::Jsonl => Ok(write_jsonl(out, puzzle, None)?),
+        Format::Plain => {
+            plain::check_representable(puzzle)?;
+            Ok(write_plain(out, puzzle.givens())?)
+        }
+    }
+}
+
 /// Open a puzzle or grid file for reading; `-` is standard input.
 pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead>> {
     if path == "-" {
@@ -232,3 +250,6 @@ mod tests {
         assert!(err.starts_with("line 1: cannot tell the format"), "{err}");
     }
 }
+
+#[cfg(test)]
+mod roundtrip_tests;

@@ -6,14 +6,17 @@
 //! `[generator]` overrides run as a run of its own, one after another; `--variant` and `--size`
 //! then pick the batches they match instead of overriding.
 
+mod load;
 mod shard;
 
+pub use load::{load, select};
 pub use shard::{Shard, MAX_SHARDS};
 
 use crate::generator::{ConfigError, GeneratorConfig, Variant};
+use crate::store::codec::fingerprint;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use thiserror::Error;
 
 /// The documented defaults, `config/default.toml`.
@@ -201,154 +204,6 @@ pub struct Plan {
     pub settings_toml: String,
 }
 
-/// A settings file as read: `[run]`, `[generator]` and `[[batch]]` tables (name + overrides).
-#[derive(Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct SettingsFile {
-    run: RunSettings,
-    generator: GeneratorConfig,
-    batch: Vec<toml::Table>,
-}
-
-/// Load the preset `path` (or the defaults) into its batches, each validated where it was written.
-pub fn load(path: Option<&Path>) -> Result<Vec<Batch>, SettingsError> {
-    let (text, origin) = match path {
-        Some(p) => (
-            std::fs::read_to_string(p).map_err(|source| SettingsError::Read {
-                path: p.to_path_buf(),
-                source,
-            })?,
-            Origin::File(p.to_path_buf()),
-        ),
-        None => (DEFAULT_TOML.to_string(), Origin::Defaults),
-    };
-    let file: SettingsFile = toml::from_str(&text).map_err(|e| parse_error(&text, &e, &origin))?;
-    let base = Settings {
-        run: file.run,
-        generator: file.generator,
-    };
-    let batches = if file.batch.is_empty() {
-        vec![Batch {
-            name: "default".into(),
-            settings: base,
-        }]
-    } else {
-        file.batch
-            .into_iter()
-            .enumerate()
-            .map(|(i, table)| overlay_batch(&base, i, table, &origin))
-            .collect::<Result<_, _>>()?
-    };
-    for batch in &batches {
-        batch.settings.validate(&batch.name, &origin)?;
-    }
-    Ok(batches)
-}
-
-/// A one-line parse error: `line L, column C: what`.
-fn parse_error(text: &str, e: &toml::de::Error, origin: &Origin) -> SettingsError {
-    let message = match e.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before.len() - start + 1;
-            let excerpt = text[start..].lines().next().unwrap_or("").trim();
-            format!(
-                "line {line}, column {column} ({excerpt:?}): {}",
-                e.message().trim_end().replace('\n', "; ")
-            )
-        }
-        None => e.message().trim_end().to_string(),
-    };
-    SettingsError::Parse {
-        origin: origin.clone(),
-        message,
-    }
-}
-
-/// `base` with one `[[batch]]` table's generator keys laid over its `[generator]`.
-fn overlay_batch(
-    base: &Settings,
-    i: usize,
-    mut table: toml::Table,
-    origin: &Origin,
-) -> Result<Batch, SettingsError> {
-    let parse_error = |message: String| SettingsError::Parse {
-        origin: origin.clone(),
-        message: format!("[[batch]] number {}: {message}", i + 1),
-    };
-    let name = match table.remove("name") {
-        None => format!("batch-{}", i + 1),
-        Some(toml::Value::String(s)) => s,
-        Some(other) => return Err(parse_error(format!("name = {other} is not a string"))),
-    };
-    let mut merged =
-        toml::Table::try_from(&base.generator).map_err(|e| parse_error(e.to_string()))?;
-    merged.extend(table);
-    let generator = GeneratorConfig::deserialize(toml::Value::Table(merged))
-        .map_err(|e| parse_error(e.to_string()))?;
-    Ok(Batch {
-        name,
-        settings: Settings {
-            run: base.run.clone(),
-            generator,
-        },
-    })
-}
-
-/// Apply command-line overrides: with several batches, `--variant`/`--size` select; otherwise they
-/// override. Every result is validated again (problems now come from the command line).
-pub fn select(
-    batches: Vec<Batch>,
-    overrides: &Overrides,
-    origin: &Origin,
-) -> Result<Vec<Plan>, SettingsError> {
-    let several = batches.len() > 1;
-    let available = batches
-        .iter()
-        .map(|b| describe(&b.name, &b.settings.generator))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let chosen: Vec<Batch> = batches
-        .into_iter()
-        .filter(|b| {
-            !several
-                || (overrides
-                    .variant
-                    .map_or(true, |v| v == b.settings.generator.variant)
-                    && overrides
-                        .size
-                        .map_or(true, |s| s == b.settings.generator.size))
-        })
-        .collect();
-    if chosen.is_empty() {
-        let mut wanted = Vec::new();
-        if let Some(v) = overrides.variant {
-            wanted.push(format!("variant {}", variant_name(v)));
-        }
-        if let Some(s) = overrides.size {
-            wanted.push(format!("size {s}"));
-        }
-        return Err(SettingsError::NoBatch {
-            origin: origin.clone(),
-            wanted: wanted.join(" and "),
-            available,
-        });
-    }
-    chosen
-        .into_iter()
-        .map(|mut b| {
-            b.settings.apply(overrides);
-            b.settings.validate(&b.name, &Origin::CommandLine)
-        })
-        .collect()
-}
-
-fn describe(name: &str, g: &GeneratorConfig) -> String {
-    format!("{name} ({} {}x{})", variant_name(g.variant), g.size, g.size)
-}
-
 /// The lower-case name of a variant, as in TOML and on the command line.
 pub fn variant_name(variant: Variant) -> &'static str {
     match variant {
@@ -375,7 +230,7 @@ pub fn parse_variant(name: &str) -> Result<Variant, String> {
 impl Settings {
     /// Settings stored with a run (`[run]` + `[generator]` TOML).
     pub fn from_toml(text: &str, origin: &Origin) -> Result<Settings, SettingsError> {
-        toml::from_str(text).map_err(|e| parse_error(text, &e, origin))
+        toml::from_str(text).map_err(|e| load::parse_error(text, &e, origin))
     }
 
     /// These settings as TOML.
@@ -476,14 +331,12 @@ impl Settings {
     }
 }
 
-/// The stable hash of the settings that affect output: FNV-1a (64 bit) of the generator settings
-/// as JSON, 16 hex digits. Threads, chunk size, count, shard and database do not change a puzzle.
+/// The stable hash of the settings that affect output: the top 64 bits of the FNV-1a-128
+/// fingerprint of the generator settings as JSON, 16 hex digits. Threads, chunk size, count,
+/// shard and database do not change a puzzle, so they are left out.
 pub fn settings_hash(generator: &GeneratorConfig) -> String {
     let json = serde_json::to_vec(generator).expect("generator settings serialize to JSON");
-    let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    format!("{:016x}", (fingerprint(&json) >> 64) as u64)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Unit tests of settings loading, overrides, validation and hashing.
 
 use super::*;
+use std::path::Path;
 
 fn config(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

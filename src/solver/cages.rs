@@ -1,6 +1,8 @@
 //! Per-puzzle cage tables, rebuilt in place for each puzzle (no allocation once warm).
 
-use super::layout::Layout;
+use super::innies::Deriver;
+use super::layout::{board_cells, Layout};
+use crate::geometry::MAX_CELLS;
 use crate::puzzle::Puzzle;
 
 /// One sum constraint over distinct digits, as the kernel reads it.
@@ -12,17 +14,42 @@ pub(crate) struct CageInfo {
     pub(crate) len: u8,
     /// Required total.
     pub(crate) sum: u16,
+    /// Must the digits differ? (Always for real cages; for derived ones when the cells see each
+    /// other.)
+    pub(crate) distinct: bool,
 }
 
 /// The cages of one puzzle, flattened.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct CageSet {
     /// Every cage's cells, one cage after another.
     pub(crate) cells: Vec<u8>,
     /// The cages.
     pub(crate) cages: Vec<CageInfo>,
-    /// The cage of each cell; uncaged cells point at the slot just past the last cage.
-    pub(crate) cage_of: Vec<u16>,
+    /// The cage of each cell; uncaged cells point at the slot just past the last cage. Always 256
+    /// long so that indexing by a `u8` cell needs no bounds check.
+    pub(crate) cage_of: [u16; MAX_CELLS],
+    /// Sum constraints derived by the rule of 45 (cells after the real cages' in `cells`).
+    pub(crate) virtuals: Vec<CageInfo>,
+    /// Per cell, the derived constraints holding it (bit per constraint).
+    pub(crate) virtual_of: [u64; MAX_CELLS],
+    /// Per cell, the derived constraints holding it or one of its peers.
+    pub(crate) virtual_near: [u64; MAX_CELLS],
+    deriver: Deriver,
+}
+
+impl Default for CageSet {
+    fn default() -> Self {
+        CageSet {
+            cells: Vec::new(),
+            cages: Vec::new(),
+            cage_of: [0; MAX_CELLS],
+            virtuals: Vec::new(),
+            virtual_of: [0; MAX_CELLS],
+            virtual_near: [0; MAX_CELLS],
+            deriver: Deriver::default(),
+        }
+    }
 }
 
 impl CageSet {
@@ -30,26 +57,53 @@ impl CageSet {
     pub(crate) fn load(&mut self, puzzle: &Puzzle, layout: &Layout) {
         self.cells.clear();
         self.cages.clear();
-        self.cage_of.clear();
-        let none = puzzle.cages().len() as u16;
-        self.cage_of.resize(layout.cells, none);
+        self.cage_of[..layout.cells].fill(puzzle.cages().len() as u16);
         for (i, cage) in puzzle.cages().iter().enumerate() {
             self.cages.push(CageInfo {
                 start: self.cells.len() as u16,
                 len: cage.len() as u8,
                 sum: cage.sum,
+                distinct: true,
             });
             for &c in &cage.cells {
                 self.cells.push(c.get());
                 self.cage_of[c.as_index()] = i as u16;
             }
         }
+        self.load_virtuals(layout);
     }
 
-    /// The cells of cage `i`.
+    fn load_virtuals(&mut self, layout: &Layout) {
+        self.virtuals.clear();
+        self.virtual_of[..layout.cells].fill(0);
+        self.virtual_near[..layout.cells].fill(0);
+        if self.cages.is_empty() {
+            return;
+        }
+        let deriver = &mut self.deriver;
+        deriver.derive(layout, &self.cages, &self.cells);
+        for (i, v) in deriver.found.iter().enumerate() {
+            let start = self.cells.len() as u16;
+            for c in board_cells(&v.cells) {
+                self.cells.push(c);
+                self.virtual_of[c as usize] |= 1 << i;
+                self.virtual_near[c as usize] |= 1 << i;
+                for &p in layout.peers(c as usize) {
+                    self.virtual_near[p as usize] |= 1 << i;
+                }
+            }
+            self.virtuals.push(CageInfo {
+                start,
+                len: (self.cells.len() - start as usize) as u8,
+                sum: v.sum,
+                distinct: v.distinct,
+            });
+        }
+    }
+
+    /// The cells of a cage or derived constraint.
     #[inline]
-    pub(crate) fn cells_of(&self, i: usize) -> &[u8] {
-        let info = self.cages[i];
+    pub(crate) fn cells_in(&self, info: CageInfo) -> &[u8] {
         &self.cells[info.start as usize..info.start as usize + info.len as usize]
     }
 

@@ -6,15 +6,19 @@
 //! bitboard solvers such as JSolve, fsss2 and tdoku); everything else lives in `Layout` (per
 //! geometry) and `CageSet` (per puzzle), so the search never allocates.
 
-use super::cages::CageSet;
-use super::layout::{board_cells, Board, Layout};
+use super::cages::{CageInfo, CageSet};
+use super::layout::{Board, Layout};
 use super::SolveStats;
+use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
 
 /// Houses of the largest grid (3 x 16).
 const MAX_HOUSES: usize = 48;
-/// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells.
-const DIRTY_WORDS: usize = 5;
+/// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells, rounded up to a
+/// power of two so that a masked word index needs no bounds check.
+const DIRTY_WORDS: usize = 8;
+/// Length of the queue of new singles, a power of two above the cell count for the same reason.
+const QUEUE: usize = 512;
 
 /// A dead end: some cell, house or cage has no possible digit left.
 #[derive(Debug)]
@@ -24,8 +28,10 @@ type Step = Result<(), Contradiction>;
 
 /// The search state copied at every branch: candidates of each cell, placed digits per house.
 #[derive(Clone, Copy)]
-pub(crate) struct State<const NC: usize> {
-    cand: [u16; NC],
+pub(crate) struct State {
+    /// Candidates per cell; always 256 long, so indexing by a `u8` cell needs no bounds check
+    /// (measured: 7% fewer instructions on 9x9 killers than an 81-cell state).
+    cand: [u16; MAX_CELLS],
     placed: [u16; MAX_HOUSES],
 }
 
@@ -40,21 +46,23 @@ fn digit_of(single: u16) -> usize {
 }
 
 /// One search over one puzzle: the tables it reads, its scratch queue and what it found.
-pub(crate) struct Search<'a, const NC: usize> {
+pub(crate) struct Search<'a> {
     layout: &'a Layout,
     cages: &'a CageSet,
     killer: bool,
     /// Cells that became single and still have to be removed from their peers.
-    queue: [u8; 257],
+    queue: [u8; QUEUE],
     qlen: usize,
     /// Cages whose cells changed since they were last examined.
     dirty: [u64; DIRTY_WORDS],
+    /// Derived (rule of 45) constraints whose cells changed since they were last examined.
+    vdirty: u64,
     limit: usize,
     solutions: &'a mut Vec<Grid>,
     stats: SolveStats,
 }
 
-impl<'a, const NC: usize> Search<'a, NC> {
+impl<'a> Search<'a> {
     /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
     pub(crate) fn run(
         layout: &'a Layout,
@@ -67,20 +75,24 @@ impl<'a, const NC: usize> Search<'a, NC> {
             layout,
             cages,
             killer: !cages.is_empty(),
-            queue: [0; 257],
+            queue: [0; QUEUE],
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
+            vdirty: 0,
             limit,
             solutions,
             stats: SolveStats::default(),
         };
         let mut st = State {
-            cand: [0; NC],
+            cand: [0; MAX_CELLS],
             placed: [0; MAX_HOUSES],
         };
         st.cand[..layout.cells].fill(layout.all);
         for i in 0..cages.cages.len() {
             search.mark(i);
+        }
+        for i in 0..cages.virtuals.len() {
+            search.vdirty |= 1 << i;
         }
         search.stats.nodes = 1;
         let start = givens.iter().enumerate().try_for_each(|(c, &v)| match v {
@@ -95,25 +107,26 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     #[inline(always)]
     fn push(&mut self, c: usize) {
-        self.queue[self.qlen] = c as u8;
+        self.queue[self.qlen & (QUEUE - 1)] = c as u8;
         self.qlen += 1;
     }
 
     #[inline(always)]
     fn mark(&mut self, cage: usize) {
-        self.dirty[cage >> 6] |= 1 << (cage & 63);
+        self.dirty[(cage >> 6) & (DIRTY_WORDS - 1)] |= 1 << (cage & 63);
     }
 
     #[inline(always)]
     fn mark_cell(&mut self, c: usize) {
         if self.killer {
             self.mark(self.cages.cage_of[c] as usize);
+            self.vdirty |= self.cages.virtual_of[c];
         }
     }
 
     /// Make `c` hold the single digit `b` (one of its candidates) and queue it.
     #[inline]
-    fn set(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+    fn set(&mut self, st: &mut State, c: usize, b: u16) -> Step {
         let x = st.cand[c];
         if x & b == 0 {
             return Err(Contradiction);
@@ -128,7 +141,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Narrow `c` to `y` (a subset of its candidates), queueing it if it became single.
     #[inline]
-    fn narrow(&mut self, st: &mut State<NC>, c: usize, y: u16) -> Step {
+    fn narrow(&mut self, st: &mut State, c: usize, y: u16) -> Step {
         let x = st.cand[c];
         if y != x {
             if y == 0 {
@@ -138,13 +151,14 @@ impl<'a, const NC: usize> Search<'a, NC> {
             if is_single(y) {
                 self.push(c);
             }
+            self.vdirty |= self.cages.virtual_of[c];
         }
         Ok(())
     }
 
     /// Remove digit `b` from cell `c` (of another cage than the one being examined).
     #[inline]
-    fn eliminate(&mut self, st: &mut State<NC>, c: usize, b: u16) -> Step {
+    fn eliminate(&mut self, st: &mut State, c: usize, b: u16) -> Step {
         let x = st.cand[c];
         if x & b != 0 {
             let y = x ^ b;
@@ -162,7 +176,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Remove the digit of the single cell `c` from all its peers.
     #[inline]
-    fn assign(&mut self, st: &mut State<NC>, c: usize) -> Step {
+    fn assign(&mut self, st: &mut State, c: usize) -> Step {
         let layout = self.layout;
         let b = st.cand[c];
         for &h in &layout.houses_of[c] {
@@ -174,6 +188,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
         // emptied peer is noticed once after the loop.
         let mut emptied = false;
         let killer = self.killer;
+        self.vdirty |= self.cages.virtual_near[c];
         for &p in layout.peers(c) {
             let p = p as usize;
             let x = st.cand[p];
@@ -181,11 +196,11 @@ impl<'a, const NC: usize> Search<'a, NC> {
             st.cand[p] = y;
             emptied |= y == 0;
             let changed = x != y;
-            self.queue[self.qlen] = p as u8;
+            self.queue[self.qlen & (QUEUE - 1)] = p as u8;
             self.qlen += (changed && is_single(y)) as usize;
             if killer {
                 let k = self.cages.cage_of[p] as usize;
-                self.dirty[k >> 6] |= (changed as u64) << (k & 63);
+                self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= (changed as u64) << (k & 63);
             }
         }
         if emptied {
@@ -195,15 +210,26 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Apply every deduction until none applies (or a contradiction shows).
-    fn propagate(&mut self, st: &mut State<NC>) -> Step {
+    fn propagate(&mut self, st: &mut State) -> Step {
         loop {
             while self.qlen > 0 {
                 self.qlen -= 1;
-                let c = self.queue[self.qlen] as usize;
+                let c = self.queue[self.qlen & (QUEUE - 1)] as usize;
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                self.cage(st, i)?;
+                self.cage(st, self.cages.cages[i])?;
+                continue;
+            }
+            if self.vdirty != 0 {
+                let i = self.vdirty.trailing_zeros() as usize;
+                self.vdirty &= self.vdirty - 1;
+                let info = self.cages.virtuals[i];
+                if info.distinct {
+                    self.cage(st, info)?;
+                } else {
+                    self.sum_only(st, info)?;
+                }
                 continue;
             }
             self.hidden_singles(st)?;
@@ -230,7 +256,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// A digit with one place left in a house goes there; a digit with none is a contradiction.
-    fn hidden_singles(&mut self, st: &mut State<NC>) -> Step {
+    fn hidden_singles(&mut self, st: &mut State) -> Step {
         let layout = self.layout;
         let all = layout.all;
         for h in 0..3 * layout.n {
@@ -265,9 +291,9 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
-    fn cage(&mut self, st: &mut State<NC>, i: usize) -> Step {
+    fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
         let layout = self.layout;
-        let cells = self.cages.cells_of(i);
+        let cells = self.cages.cells_in(info);
         let mut used = 0u16;
         let mut placed_sum = 0usize;
         let mut open = [0u8; 16];
@@ -285,7 +311,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
                 k += 1;
             }
         }
-        let s = (self.cages.cages[i].sum as usize)
+        let s = (info.sum as usize)
             .checked_sub(placed_sum)
             .ok_or(Contradiction)?;
         match k {
@@ -302,8 +328,58 @@ impl<'a, const NC: usize> Search<'a, NC> {
         }
     }
 
+    /// A derived sum over cells that need not differ: one open cell takes the rest, two open
+    /// cells keep partner digits, more keep digits within the bounds the others leave.
+    fn sum_only(&mut self, st: &mut State, info: CageInfo) -> Step {
+        let cells = self.cages.cells_in(info);
+        let mut s = info.sum as usize;
+        let (mut lo, mut hi) = (0usize, 0usize);
+        let mut open = [0u8; 16];
+        let mut k = 0;
+        for &c in cells {
+            let x = st.cand[c as usize];
+            if is_single(x) {
+                s = s.checked_sub(digit_of(x)).ok_or(Contradiction)?;
+            } else {
+                open[k] = c;
+                k += 1;
+                lo += digit_of(x & x.wrapping_neg());
+                hi += 16 - x.leading_zeros() as usize;
+            }
+        }
+        if s < lo || s > hi {
+            return Err(Contradiction);
+        }
+        match k {
+            0 => Ok(()),
+            1 => self.set(st, open[0] as usize, 1 << (s - 1)),
+            2 => {
+                let (a, b) = (open[0] as usize, open[1] as usize);
+                let ya = st.cand[a] & super::combos::mirror(st.cand[b], s);
+                self.narrow(st, a, ya)?;
+                let yb = st.cand[b] & super::combos::mirror(ya, s);
+                self.narrow(st, b, yb)
+            }
+            _ => {
+                for &c in &open[..k] {
+                    let x = st.cand[c as usize];
+                    let (min, max) = (
+                        digit_of(x & x.wrapping_neg()),
+                        16 - x.leading_zeros() as usize,
+                    );
+                    // This cell is at least s minus the others' maxima, at most s minus their minima.
+                    let floor = (s + max).saturating_sub(hi).max(1);
+                    let ceil = (s + min - lo).min(16);
+                    let window = (u32::MAX << (floor - 1)) & (u32::MAX >> (32 - ceil));
+                    self.narrow(st, c as usize, x & window as u16)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
-    fn cage_pair(&mut self, st: &mut State<NC>, a: usize, b: usize, s: usize, used: u16) -> Step {
+    fn cage_pair(&mut self, st: &mut State, a: usize, b: usize, s: usize, used: u16) -> Step {
         if s < 3 || s > 2 * self.layout.n - 1 {
             return Err(Contradiction);
         }
@@ -326,7 +402,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Three or more open cells: keep the combinations that avoid placed digits and that every
     /// open cell can take part in.
-    fn cage_combos(&mut self, st: &mut State<NC>, open: &[u8], s: usize, used: u16) -> Step {
+    fn cage_combos(&mut self, st: &mut State, open: &[u8], s: usize, used: u16) -> Step {
         let mut xs = [0u16; 16];
         let mut union = 0u16;
         for (x, &c) in xs.iter_mut().zip(open) {
@@ -353,7 +429,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
 
     /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
     /// there; otherwise it leaves every cell that sees all the cells that can take it.
-    fn point(&mut self, st: &mut State<NC>, open: &[u8], required: u16) -> Step {
+    fn point(&mut self, st: &mut State, open: &[u8], required: u16) -> Step {
         let layout = self.layout;
         let mut req = required;
         while req != 0 {
@@ -368,7 +444,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
                     count += 1;
                     last = c;
                     let peers = &layout.peer_bits[c];
-                    for w in 0..4 {
+                    for w in 0..layout.words {
                         common[w] &= peers[w];
                     }
                 }
@@ -377,8 +453,13 @@ impl<'a, const NC: usize> Search<'a, NC> {
                 0 => return Err(Contradiction),
                 1 => self.set(st, last, b)?,
                 _ => {
-                    for p in board_cells(&common) {
-                        self.eliminate(st, p as usize, b)?;
+                    for (w, &word) in common[..layout.words].iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let p = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            self.eliminate(st, p, b)?;
+                        }
                     }
                 }
             }
@@ -387,7 +468,7 @@ impl<'a, const NC: usize> Search<'a, NC> {
     }
 
     /// Branch on the open cell with the fewest candidates; true once `limit` solutions are found.
-    fn branch(&mut self, st: &State<NC>) -> bool {
+    fn branch(&mut self, st: &State) -> bool {
         let cells = self.layout.cells;
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
@@ -420,12 +501,13 @@ impl<'a, const NC: usize> Search<'a, NC> {
             } else {
                 self.qlen = 0;
                 self.dirty = [0; DIRTY_WORDS];
+                self.vdirty = 0;
             }
         }
         false
     }
 
-    fn record(&mut self, st: &State<NC>) {
+    fn record(&mut self, st: &State) {
         let values = st.cand[..self.layout.cells]
             .iter()
             .map(|&x| digit_of(x) as u8)

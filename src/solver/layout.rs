@@ -1,7 +1,7 @@
 //! Per-geometry tables built once per solver: house cells, peers (as lists and bitboards).
 
 use super::combos::Combos;
-use crate::geometry::{Cell, Geometry, House};
+use crate::geometry::{Cell, Geometry, House, MAX_CELLS};
 
 /// A set of up to 256 cells as four machine words, for intersections of peer sets.
 pub(crate) type Board = [u64; 4];
@@ -24,6 +24,8 @@ pub(crate) struct Layout {
     pub(crate) n: usize,
     /// Cells N².
     pub(crate) cells: usize,
+    /// Words of a bitboard that hold cells: ceil(N² / 64), at most 4.
+    pub(crate) words: usize,
     /// Digits 1..=N as bits.
     pub(crate) all: u16,
     /// The N cells of house `h` at `houses[h * n..(h + 1) * n]` (rows, columns, boxes).
@@ -35,13 +37,13 @@ pub(crate) struct Layout {
     /// Offsets into `peers`, `cells + 1` of them.
     pub(crate) peer_start: Vec<u16>,
     /// The peers of each cell as a bitboard.
-    pub(crate) peer_bits: Vec<Board>,
+    pub(crate) peer_bits: Box<[Board; MAX_CELLS]>,
     /// The cells of each house as a bitboard.
-    pub(crate) house_bits: Vec<Board>,
+    pub(crate) house_bits: Box<[Board; 64]>,
     /// The three houses of each cell as a bit set over houses.
-    pub(crate) cell_houses: Vec<u64>,
+    pub(crate) cell_houses: Box<[u64; MAX_CELLS]>,
     /// The houses that meet a cell or one of its peers, as a bit set over houses.
-    pub(crate) peer_houses: Vec<u64>,
+    pub(crate) peer_houses: Box<[u64; MAX_CELLS]>,
     /// Box-line intersections of two or more cells, for locked candidates.
     pub(crate) segments: Vec<Segment>,
     /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
@@ -94,7 +96,7 @@ impl Layout {
             .iter()
             .map(|hs| hs.iter().fold(0, |m, &h| m | 1 << h))
             .collect();
-        let peer_houses = (0..cells)
+        let peer_houses: Vec<u64> = (0..cells)
             .map(|c| {
                 let start = peer_start[c] as usize..peer_start[c + 1] as usize;
                 peers[start]
@@ -118,18 +120,28 @@ impl Layout {
             }
             segment_start.push(segments.len() as u16);
         }
+        // Fixed-length tables: a `u8` cell or a masked house index needs no bounds check.
+        let mut fixed_peers = Box::new([[0; 4]; MAX_CELLS]);
+        fixed_peers[..cells].copy_from_slice(&peer_bits);
+        let mut fixed_houses = Box::new([[0; 4]; 64]);
+        fixed_houses[..house_bits.len()].copy_from_slice(&house_bits);
+        let mut fixed_cell_houses = Box::new([0; MAX_CELLS]);
+        fixed_cell_houses[..cells].copy_from_slice(&cell_houses);
+        let mut fixed_peer_houses = Box::new([0; MAX_CELLS]);
+        fixed_peer_houses[..cells].copy_from_slice(&peer_houses);
         Layout {
             n,
             cells,
+            words: cells.div_ceil(64),
             all: crate::bitset::DigitSet::all(n).bits(),
             houses,
             houses_of,
             peers,
             peer_start,
-            peer_bits,
-            house_bits,
-            cell_houses,
-            peer_houses,
+            peer_bits: fixed_peers,
+            house_bits: fixed_houses,
+            cell_houses: fixed_cell_houses,
+            peer_houses: fixed_peer_houses,
             segments,
             segment_start,
             combos: Combos::new(n),

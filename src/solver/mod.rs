@@ -7,6 +7,7 @@
 pub mod bench;
 mod cages;
 mod combos;
+mod innies;
 mod kernel;
 mod layout;
 mod plain;
@@ -78,7 +79,7 @@ impl Solver {
         let stats = if cages.is_empty() {
             run_plain(layout, givens, limit, &mut solutions)
         } else {
-            run_killer(layout, cages, givens, limit, &mut solutions)
+            Search::run(layout, cages, givens, limit, &mut solutions)
         };
         SolveReport { solutions, stats }
     }
@@ -90,7 +91,7 @@ impl Solver {
 }
 
 /// The plain kernel, instantiated for the side N and its bitboard width in words.
-fn run_plain(
+pub(crate) fn run_plain(
     layout: &Layout,
     givens: &[u8],
     limit: usize,
@@ -106,23 +107,6 @@ fn run_plain(
     }
     sizes!(1 => 1, 2 => 1, 3 => 1, 4 => 1, 5 => 1, 6 => 1, 7 => 1, 8 => 1,
            9 => 2, 10 => 2, 11 => 2, 12 => 3, 13 => 3, 14 => 4, 15 => 4, 16 => 4)
-}
-
-/// The killer kernel, instantiated for a cell-array length that fits the grid.
-fn run_killer(
-    layout: &Layout,
-    cages: &CageSet,
-    givens: &[u8],
-    limit: usize,
-    solutions: &mut Vec<Grid>,
-) -> SolveStats {
-    match layout.cells {
-        0..=16 => Search::<16>::run(layout, cages, givens, limit, solutions),
-        17..=64 => Search::<64>::run(layout, cages, givens, limit, solutions),
-        65..=81 => Search::<81>::run(layout, cages, givens, limit, solutions),
-        82..=144 => Search::<144>::run(layout, cages, givens, limit, solutions),
-        _ => Search::<256>::run(layout, cages, givens, limit, solutions),
-    }
 }
 
 thread_local! {

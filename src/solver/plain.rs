@@ -111,6 +111,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     #[inline(always)]
     fn place(&mut self, st: &mut State<N, W>, c: usize, d: usize) {
         let layout = self.layout;
+        let c = c as u8 as usize;
         let (w, bit) = (c >> 6, 1u64 << (c & 63));
         let houses = layout.cell_houses[c];
         let mut had = 1 << d;
@@ -193,7 +194,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while houses != 0 {
                 let h = houses.trailing_zeros() as usize;
                 houses &= houses - 1;
-                let hb = &layout.house_bits[h];
+                let hb = &layout.house_bits[h & 63];
                 let x: [u64; W] = std::array::from_fn(|i| st.dig[e][i] & hb[i]);
                 match count(&x) {
                     Count::Zero => return Err(Contradiction),

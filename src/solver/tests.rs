@@ -1,7 +1,10 @@
 //! Solver tests: fixed cases and property tests against the plain exhaustive search.
 
+use super::cages::CageSet;
+use super::kernel::Search;
+use super::layout::Layout;
 use super::reference::brute_force_solutions;
-use super::{count_solutions, solve, Solver};
+use super::{count_solutions, run_plain, solve, Solver};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
@@ -121,6 +124,19 @@ fn jigsaw(size: usize, rows: &[&str]) -> Geometry {
     Geometry::jigsaw(size, map).unwrap()
 }
 
+/// A 9x9 jigsaw (regions of nine connected cells).
+const NINE_JIGSAW: [&str; 9] = [
+    "000011222",
+    "000111222",
+    "001111222",
+    "333444455",
+    "333444555",
+    "333445555",
+    "666777788",
+    "666777888",
+    "666778888",
+];
+
 fn small_geometries() -> Vec<Geometry> {
     vec![
         Geometry::boxed(1, 1, 1).unwrap(),
@@ -189,6 +205,60 @@ proptest! {
         let solution = random_solution(&geometry, &mut rng);
         let puzzle = random_puzzle(&geometry, &solution, cover, given, &mut rng);
         check_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn plain_small_grids_agree_with_exhaustive_search(
+        seed in any::<u64>(),
+        which in 0usize..11,
+        given in 0.0f64..0.6,
+    ) {
+        let geometry = &small_geometries()[which];
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(geometry, &mut rng);
+        let given = if geometry.size() == 6 { given.max(0.25) } else { given };
+        let puzzle = random_puzzle(geometry, &solution, 0.0, given, &mut rng);
+        check_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn plain_kernel_agrees_with_cell_kernel(
+        seed in any::<u64>(),
+        which in 0usize..4,
+        given in 0.2f64..0.55,
+    ) {
+        // The bitboard kernel against the cage kernel run without cages, on grids too large
+        // for the exhaustive search, jigsaw included.
+        let geometry = match which {
+            0 => Geometry::standard(9).unwrap(),
+            1 => jigsaw(9, &NINE_JIGSAW),
+            2 => Geometry::standard(12).unwrap(),
+            _ => Geometry::standard(16).unwrap(),
+        };
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = match geometry.box_shape() {
+            Some(_) => random_boxed_solution(&geometry, &mut rng),
+            None => {
+                let empty = Puzzle::plain(geometry.clone(), Grid::empty(9)).unwrap();
+                solve(&empty, 1).solutions.remove(0)
+            }
+        };
+        // Larger grids with few givens sit in the hard middle ground of random puzzles.
+        let given = given + 0.1 * (geometry.size() as f64 - 9.0) / 3.5;
+        let puzzle = random_puzzle(&geometry, &solution, 0.0, given, &mut rng);
+        let layout = Layout::new(&geometry);
+        let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
+        run_plain(&layout, puzzle.givens().values(), 3, &mut by_plain);
+        Search::run(&layout, &CageSet::default(), puzzle.givens().values(), 3, &mut by_cells);
+        prop_assert_eq!(by_plain.len(), by_cells.len());
+        prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
+        if by_plain.len() < 3 {
+            // All solutions found: the same set, the planted one among them.
+            by_plain.sort();
+            by_cells.sort();
+            prop_assert_eq!(&by_plain, &by_cells);
+            prop_assert!(by_plain.contains(&solution));
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! # Schema (revision 1; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 1`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
-//! `id`, `seed`, `settings_hash` (16 hex digits, FNV-1a of the output-affecting settings),
+//! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
 //! `settings` (the whole run settings as TOML), `generator_version`, `count` (work items
 //! `0..count` of the whole run), `shard_index`, `shard_count` (`0`, `1` when unsharded),
 //! `created` (UTC, ISO 8601). UNIQUE (settings_hash, seed, generator_version, shard_index, shard_count).
@@ -15,8 +15,10 @@
 //! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
-//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE: the
-//! puzzle's least form under the 8 symmetries of the square and the digit complement).
+//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
+//! symmetries of the square and the digit complement; the full form runs to 400 characters for
+//! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
 //! UNIQUE (run, idx).
 //!
 //! `chunks` — the progress record, written in the same transaction as the chunk's puzzles:
@@ -25,8 +27,8 @@
 //!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
-//! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses at most the
-//! transaction in flight, never a committed chunk.
+//! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
+//! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
 pub mod codec;
 mod merge;
@@ -84,7 +86,9 @@ pub enum StoreError {
         detail: String,
     },
     /// The file or its directory is read-only.
-    #[error("{path}: the database is read-only (the file or its directory cannot be written); stored puzzles are intact")]
+    #[error(
+        "{path}: read-only (the file or its directory cannot be written); nothing was changed"
+    )]
     ReadOnly {
         /// The file.
         path: PathBuf,
@@ -150,6 +154,15 @@ impl Store {
     /// Open a database to write, creating the file (and its directory) when it does not exist.
     /// An existing file must be a sudoku-press database (or empty); anything else is left untouched.
     pub fn open_or_create(path: &Path) -> Result<Store, StoreError> {
+        Self::open_writable(path).map_err(|e| match e {
+            StoreError::Open { .. } if is_read_only(path) => StoreError::ReadOnly {
+                path: path.to_path_buf(),
+            },
+            e => e,
+        })
+    }
+
+    fn open_writable(path: &Path) -> Result<Store, StoreError> {
         let exists = path.exists();
         if !exists {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -164,11 +177,7 @@ impl Store {
         } else {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         };
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-        let store = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let store = Self::connect(path, flags)?;
         if store.recognize()? {
             store.configure()?;
         } else {
@@ -178,17 +187,35 @@ impl Store {
         Ok(store)
     }
 
-    /// Open an existing database to read.
+    /// Open an existing database to read. On read-only media, where SQLite cannot make the
+    /// shared-memory file WAL mode needs, a file without pending WAL content is read as immutable.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         if !path.is_file() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| classify(path, e))?;
-        let store = Store {
+        let store = match Self::connect_recognized(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
+            Err(StoreError::Open { .. }) if !has_pending_wal(path) => {
+                let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+                Self::connect_recognized(&immutable_uri(path), flags)?
+            }
+            other => other?,
+        };
+        Ok(Store {
+            path: path.to_path_buf(),
+            ..store
+        })
+    }
+
+    fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        Ok(Store {
             conn,
             path: path.to_path_buf(),
-        };
+        })
+    }
+
+    fn connect_recognized(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
+        let store = Self::connect(path, flags)?;
         if !store.recognize()? {
             return Err(StoreError::Foreign {
                 path: store.path.clone(),
@@ -269,6 +296,42 @@ impl Store {
     fn err(&self, e: rusqlite::Error) -> StoreError {
         classify(&self.path, e)
     }
+}
+
+/// Can neither the file nor its directory be written (read-only media, permissions)?
+fn is_read_only(path: &Path) -> bool {
+    let file_locked = path.exists() && std::fs::OpenOptions::new().append(true).open(path).is_err();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    // SQLite makes its -wal and -shm files beside the database.
+    let probe = dir.join(".sudoku-press-write-probe");
+    let dir_locked = match std::fs::File::create(&probe) {
+        Ok(_) => std::fs::remove_file(&probe).is_err(),
+        Err(_) => true,
+    };
+    file_locked || dir_locked
+}
+
+/// Does a `-wal` file with content sit beside the database (committed pages not yet copied in)?
+fn has_pending_wal(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|m| m.len() > 0)
+}
+
+/// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+fn immutable_uri(path: &Path) -> PathBuf {
+    let mut uri = String::from("file:");
+    for ch in path.to_string_lossy().chars() {
+        match ch {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", ch as u32)),
+            _ => uri.push(ch),
+        }
+    }
+    uri.push_str("?immutable=1");
+    PathBuf::from(uri)
 }
 
 /// Name the SQLite failures a user can act on.

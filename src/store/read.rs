@@ -39,7 +39,7 @@ pub struct StoredPuzzle {
     pub level: String,
 }
 
-/// Puzzles of one variant and size (and level, where counted per level).
+/// Puzzles of one variant and size (or of one level of them).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariantCount {
     /// Variant name.
@@ -54,6 +54,10 @@ pub struct VariantCount {
     pub givens_mean: f64,
     /// Mean cage count.
     pub cages_mean: f64,
+    /// Fewest and most cages of one puzzle.
+    pub cage_range: (u64, u64),
+    /// Cages of each size over these puzzles: `(size, cages)`, ascending (per variant only).
+    pub cage_sizes: Vec<(usize, u64)>,
 }
 
 /// Aggregate figures of a database.
@@ -63,16 +67,10 @@ pub struct Summary {
     pub runs: u64,
     /// Puzzles stored.
     pub puzzles: u64,
-    /// Per variant and size.
+    /// Per variant and size, with cage statistics.
     pub by_variant: Vec<VariantCount>,
     /// Per variant, size and level.
     pub by_level: Vec<VariantCount>,
-    /// Killers (puzzles with cages).
-    pub killers: u64,
-    /// Fewest and most cages of a killer.
-    pub cage_range: (u64, u64),
-    /// Cages of each size over all killers: `(size, cages)`, ascending.
-    pub cage_sizes: Vec<(usize, u64)>,
     /// Work items committed, duplicates skipped, rejected.
     pub work: super::ChunkTally,
     /// Wall time of all committed chunks, microseconds.
@@ -156,30 +154,27 @@ impl Store {
 
     /// Counts per variant and level, cage statistics and generation time.
     pub fn summary(&self) -> Result<Summary, StoreError> {
-        let e = |e| self.err(e);
-        let one = |sql: &str| -> Result<i64, StoreError> {
-            self.conn.query_row(sql, [], |r| r.get(0)).map_err(e)
+        let one = |sql: &str| -> Result<u64, StoreError> {
+            self.conn
+                .query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|v| v as u64)
+                .map_err(|e| self.err(e))
         };
         let mut s = Summary {
-            runs: one("SELECT count(*) FROM runs")? as u64,
-            puzzles: one("SELECT count(*) FROM puzzles")? as u64,
-            killers: one("SELECT count(*) FROM puzzles WHERE cage_count > 0")? as u64,
-            cage_range: (
-                one("SELECT coalesce(min(cage_count), 0) FROM puzzles WHERE cage_count > 0")?
-                    as u64,
-                one("SELECT coalesce(max(cage_count), 0) FROM puzzles WHERE cage_count > 0")?
-                    as u64,
-            ),
-            wall_micros: one("SELECT coalesce(sum(wall_micros), 0) FROM chunks")? as u64,
-            gen_micros: one("SELECT coalesce(sum(gen_micros), 0) FROM puzzles")? as u64,
+            runs: one("SELECT count(*) FROM runs")?,
+            puzzles: one("SELECT count(*) FROM puzzles")?,
+            wall_micros: one("SELECT coalesce(sum(wall_micros), 0) FROM chunks")?,
+            gen_micros: one("SELECT coalesce(sum(gen_micros), 0) FROM puzzles")?,
+            by_variant: self.variant_counts(false)?,
+            by_level: self.variant_counts(true)?,
             ..Summary::default()
         };
-        s.work.stored = one("SELECT coalesce(sum(stored), 0) FROM chunks")? as u64;
-        s.work.duplicates = one("SELECT coalesce(sum(duplicates), 0) FROM chunks")? as u64;
-        s.work.rejected = one("SELECT coalesce(sum(rejected), 0) FROM chunks")? as u64;
-        s.by_variant = self.variant_counts(false)?;
-        s.by_level = self.variant_counts(true)?;
-        s.cage_sizes = self.cage_size_totals()?;
+        s.work.stored = one("SELECT coalesce(sum(stored), 0) FROM chunks")?;
+        s.work.duplicates = one("SELECT coalesce(sum(duplicates), 0) FROM chunks")?;
+        s.work.rejected = one("SELECT coalesce(sum(rejected), 0) FROM chunks")?;
+        for v in &mut s.by_variant {
+            v.cage_sizes = self.cage_size_totals(&v.variant, v.size)?;
+        }
         Ok(s)
     }
 
@@ -190,7 +185,8 @@ impl Store {
             ("NULL", "")
         };
         let sql = format!(
-            "SELECT variant, size, {level}, count(*), avg(givens_count), avg(cage_count)
+            "SELECT variant, size, {level}, count(*), avg(givens_count), avg(cage_count),
+                    min(cage_count), max(cage_count)
              FROM puzzles GROUP BY variant, size{group} ORDER BY variant, size{group}"
         );
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
@@ -203,35 +199,42 @@ impl Store {
                     puzzles: r.get::<_, i64>(3)? as u64,
                     givens_mean: r.get(4)?,
                     cages_mean: r.get(5)?,
+                    cage_range: (r.get::<_, i64>(6)? as u64, r.get::<_, i64>(7)? as u64),
+                    cage_sizes: Vec::new(),
                 })
             })
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
-    fn cage_size_totals(&self) -> Result<Vec<(usize, u64)>, StoreError> {
+    /// Cages of each size over the puzzles of one variant and size.
+    fn cage_size_totals(&self, variant: &str, size: u32) -> Result<Vec<(usize, u64)>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT cage_sizes, count(*) FROM puzzles WHERE cage_count > 0 GROUP BY cage_sizes",
+                "SELECT cage_sizes, count(*), min(id) FROM puzzles
+                 WHERE variant = ?1 AND size = ?2 AND cage_count > 0 GROUP BY cage_sizes",
             )
             .map_err(|e| self.err(e))?;
-        let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
+        let mut rows = stmt
+            .query(rusqlite::params![variant, size])
+            .map_err(|e| self.err(e))?;
         let mut totals: Vec<u64> = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let text: String = row.get(0).map_err(|e| self.err(e))?;
             let times = row.get::<_, i64>(1).map_err(|e| self.err(e))? as u64;
+            let id: i64 = row.get(2).map_err(|e| self.err(e))?;
             let pairs = codec::histogram_from_text(&text).ok_or_else(|| StoreError::BadRow {
                 path: self.path.clone(),
-                id: 0,
+                id,
                 column: "cage_sizes",
                 value: text.clone(),
             })?;
-            for (size, count) in pairs {
-                if totals.len() <= size {
-                    totals.resize(size + 1, 0);
+            for (k, count) in pairs {
+                if totals.len() <= k {
+                    totals.resize(k + 1, 0);
                 }
-                totals[size] += count * times;
+                totals[k] += count * times;
             }
         }
         Ok(totals

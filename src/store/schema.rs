@@ -41,7 +41,7 @@ CREATE TABLE puzzles (
     repairs       INTEGER NOT NULL,
     gen_micros    INTEGER NOT NULL,
     level         TEXT    NOT NULL,
-    canonical_key TEXT    NOT NULL UNIQUE,
+    canonical_key BLOB    NOT NULL UNIQUE,
     UNIQUE (run, idx)
 );
 CREATE TABLE chunks (

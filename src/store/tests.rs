@@ -30,14 +30,7 @@ fn row(index: u64, key: &str) -> PuzzleRow {
         micros: 10,
         level: "easy",
     };
-    PuzzleRow::encode(
-        index,
-        "killer",
-        &puzzle,
-        &solution,
-        &metrics,
-        key.to_string(),
-    )
+    PuzzleRow::encode(index, "killer", &puzzle, &solution, &metrics, key)
 }
 
 fn new_run(shard: Shard, count: u64) -> NewRun {
@@ -249,10 +242,8 @@ fn merged_shards_equal_the_single_run() {
     let merged = Store::open_read_only(&out).unwrap();
     assert_eq!(indices(&merged), indices(&single));
     let (a, b) = (merged.summary().unwrap(), single.summary().unwrap());
-    assert_eq!(
-        (a.work, a.by_variant, a.cage_sizes),
-        (b.work, b.by_variant, b.cage_sizes)
-    );
+    assert_eq!((a.work, &a.by_variant), (b.work, &b.by_variant));
+    assert_eq!(a.by_variant[0].cage_sizes, vec![(2, 7 * 8)]);
     assert!(merged.runs().unwrap()[0].is_complete());
 
     // Refusals: an existing output, a missing shard, an unfinished shard.

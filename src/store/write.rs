@@ -98,7 +98,7 @@ pub struct PuzzleRow {
     repairs: u32,
     micros: u64,
     level: &'static str,
-    canonical_key: String,
+    canonical_key: [u8; 16],
 }
 
 /// The measurements stored beside a puzzle.
@@ -121,14 +121,15 @@ pub struct RowMetrics {
 }
 
 impl PuzzleRow {
-    /// Encode work item `index`: a puzzle of this variant, its solution, metrics and canonical key.
+    /// Encode work item `index`: a puzzle of this variant, its solution, metrics, and its canonical
+    /// form (`canonical::canonical_key`), stored as its 128-bit fingerprint.
     pub fn encode(
         index: u64,
         variant: &'static str,
         puzzle: &Puzzle,
         solution: &Grid,
         metrics: &RowMetrics,
-        canonical_key: String,
+        canonical_key: &str,
     ) -> PuzzleRow {
         let geometry = puzzle.geometry();
         let (box_shape, regions) = match geometry.regions() {
@@ -153,7 +154,7 @@ impl PuzzleRow {
             repairs: metrics.repairs,
             micros: metrics.micros,
             level: metrics.level,
-            canonical_key,
+            canonical_key: codec::fingerprint(canonical_key.as_bytes()).to_be_bytes(),
         }
     }
 }
@@ -346,7 +347,7 @@ impl Store {
                         p.repairs,
                         p.micros as i64,
                         p.level,
-                        p.canonical_key,
+                        &p.canonical_key[..],
                     ])
                     .map_err(fail)?;
                 if inserted == 1 {

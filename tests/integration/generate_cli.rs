@@ -58,7 +58,9 @@ fn integrity(path: &Path) -> String {
 fn generated_batches_are_unique_and_solve_back_to_their_solution() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let batches: [(&str, &[&str]); 4] = [
+    let batches: [(&str, &[&str]); 6] = [
+        ("k9.db", &["--count", "20"]),
+        ("kj9.db", &["--variant", "killer-jigsaw", "--count", "4"]),
         ("k4.db", &["--size", "4", "--count", "24"]),
         ("k6.db", &["--size", "6", "--count", "8"]),
         (
@@ -111,6 +113,10 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
             stats.contains(&format!("{} puzzles", keys.len())),
             "{stats}"
         );
+        if db.starts_with('k') {
+            let cages = stats.contains("per puzzle (min") && stats.contains("cage sizes: 2: ");
+            assert!(cages, "{stats}");
+        }
     }
 }
 
@@ -190,10 +196,7 @@ fn canonical_duplicates_are_skipped_and_counted() {
             "40",
         ],
     );
-    assert!(
-        again.contains("stored 0, duplicates skipped 0, rejected 0"),
-        "{again}"
-    );
+    assert!(again.contains("already complete"), "{again}");
     let other = ok(
         d,
         &[
@@ -250,7 +253,7 @@ fn shards_merge_into_the_single_run() {
         // A merged run is the whole run: the single run's command continues it, adding nothing.
         let mut again = common.to_vec();
         again.extend(["--db", "all.db"]);
-        assert!(ok(d, &again).contains("stored 0, duplicates skipped 0, rejected 0"));
+        assert!(ok(d, &again).contains("already complete"));
         // An incomplete set of shards is refused.
         let err = fails(d, &["merge", "-o", "part.db", "s0.db", "s1.db"]);
         assert!(err.contains("shard 2/3 is missing"), "{err}");
@@ -261,66 +264,136 @@ fn shards_merge_into_the_single_run() {
     }
 }
 
+/// Start `args --db db`, SIGKILL it once a few chunks are committed; returns the chunks committed.
+fn kill_mid_run(d: &Path, args: &[&str], db: &str) -> i64 {
+    let mut child = bin()
+        .current_dir(d)
+        .args(args)
+        .args(["--db", db])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let path = d.join(db);
+    let committed = || -> i64 {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let Ok(conn) = rusqlite::Connection::open_with_flags(&path, flags) else {
+            return 0;
+        };
+        conn.query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
+            .unwrap_or(0)
+    };
+    let started = Instant::now();
+    while committed() < 3 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before it could be killed"
+    );
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    committed()
+}
+
 #[test]
 fn a_killed_run_resumes_with_no_gap_and_no_duplicate() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let args = [
         "generate",
-        "--size",
-        "4",
         "--count",
-        "400",
+        "600",
         "--chunk-size",
-        "4",
+        "6",
         "--threads",
         "1",
     ];
-    let mut killed = args.to_vec();
-    killed.extend(["--db", "killed.db"]);
-    let mut child = bin()
-        .current_dir(d)
-        .args(&killed)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let db = d.join("killed.db");
-    let started = Instant::now();
-    let committed = || -> i64 {
-        let Ok(conn) =
-            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        else {
-            return 0;
-        };
-        conn.query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
-            .unwrap_or(0)
-    };
-    while committed() < 3 && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the run ended before it could be killed"
-    );
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = committed();
-    assert!(
-        (3..100).contains(&before),
-        "killed mid-run, {before} chunks committed"
-    );
-
-    let resumed = ok(d, &["generate", "--resume", "--db", "killed.db"]);
-    assert!(resumed.contains("continued at"), "{resumed}");
-    assert_eq!(integrity(&db), "ok");
     let mut clean = args.to_vec();
     clean.extend(["--db", "clean.db"]);
     ok(d, &clean);
-    assert_eq!(export(d, "killed.db", "csv"), export(d, "clean.db", "csv"));
-    let stats = String::from_utf8(sp(d, &["stats", "--db", "killed.db"]).stdout).unwrap();
-    assert!(stats.contains("work items: 400 "), "{stats}");
-    let nothing = ok(d, &["generate", "--resume", "--db", "killed.db"]);
+    let expected = export(d, "clean.db", "csv");
+
+    // Continued by --resume (settings from the database) or by the same command again.
+    for (db, how) in [("a.db", "resume"), ("b.db", "same command")] {
+        let chunks = kill_mid_run(d, &args, db);
+        assert!(
+            (3..100).contains(&chunks),
+            "killed mid-run: {chunks} chunks"
+        );
+        let mut again = args.to_vec();
+        again.extend(["--db", db]);
+        let resumed = match how {
+            "resume" => ok(d, &["generate", "--resume", "--db", db]),
+            _ => ok(d, &again),
+        };
+        assert!(resumed.contains("continued at"), "{how}: {resumed}");
+        assert_eq!(integrity(&d.join(db)), "ok");
+        assert_eq!(export(d, db, "csv"), expected, "{how}");
+        let stats = String::from_utf8(sp(d, &["stats", "--db", db]).stdout).unwrap();
+        assert!(stats.contains("work items: 600 "), "{stats}");
+    }
+    let nothing = ok(d, &["generate", "--resume", "--db", "a.db"]);
     assert!(nothing.contains("nothing to resume"), "{nothing}");
+}
+
+#[test]
+fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["generate", "--count", "300", "--db", "p.db"]);
+    let stdout = export(d, "p.db", "jsonl");
+    assert!(stdout.len() > 1 << 17, "more than a pipe buffer");
+    ok(
+        d,
+        &[
+            "export",
+            "--db",
+            "p.db",
+            "--format",
+            "jsonl",
+            "-o",
+            "out.jsonl",
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("out.jsonl")).unwrap(),
+        stdout
+    );
+    let err = fails(
+        d,
+        &["export", "--db", "p.db", "--format", "csv", "-o", "./p.db"],
+    );
+    assert!(err.contains("database itself"), "{err}");
+    assert_eq!(export(d, "p.db", "jsonl"), stdout);
+    let dash = sp(
+        d,
+        &["export", "--db", "p.db", "--format", "jsonl", "-o", "-"],
+    );
+    assert_eq!(String::from_utf8(dash.stdout).unwrap(), stdout);
+    let csv = export(d, "p.db", "csv");
+    assert!(csv.starts_with("id,variant,size,box,regions,givens,solution,cages,"));
+    assert_eq!(csv.lines().count(), stdout.lines().count() + 1);
+
+    // `export | head -1`: the reader goes away, the exporter ends with success.
+    let mut child = bin()
+        .current_dir(d)
+        .args(["export", "--db", "p.db", "--format", "csv"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("id,"));
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -417,7 +490,10 @@ fn read_only_paths_are_refused(d: &Path, before: &str) {
                 "generate", "--size", "4", "--count", "20", "--db", "ro/p.db",
             ],
         );
-        assert!(err.contains("ro/p.db"), "{err}");
+        assert!(
+            err.contains("ro/p.db") && err.contains("read-only"),
+            "{err}"
+        );
         fails(
             d,
             &[
@@ -437,7 +513,10 @@ fn read_only_paths_are_refused(d: &Path, before: &str) {
             d,
             &["generate", "--count", "5", "--db", "/sys/sudoku-press.db"],
         );
-        assert!(err.contains("/sys/sudoku-press.db"), "{err}");
+        assert!(
+            err.contains("/sys/sudoku-press.db") && err.contains("read-only"),
+            "{err}"
+        );
     } else {
         eprintln!("skipping the read-only directory check: permissions are not enforced here");
     }

@@ -71,6 +71,14 @@ fn solves_the_seed_format() {
     let (code, out, _) = run(&["solve", "--count", "--stats", path_str(&file)]);
     assert_eq!(code, 0);
     assert!(out.starts_with("1\ntime_us="), "{out}");
+    // Several seed puzzles in one file: answers separated by a blank line.
+    let two = write(
+        dir.path(),
+        "two.txt",
+        format!("{SEED_4X4}\n// next\n{SEED_4X4}"),
+    );
+    let (code, out, _) = run(&["solve", path_str(&two)]);
+    assert_eq!((code, out), (0, format!("{SOLUTION_4X4}\n{SOLUTION_4X4}")));
 }
 
 #[test]

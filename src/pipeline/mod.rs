@@ -1,10 +1,12 @@
 //! The production pipeline, the only place that knows rayon: work items in chunks, generated in
-//! parallel, committed in item order by one writer while the next chunk is being generated.
+//! parallel, committed in item order by one writer while the next chunk is being generated
+//! (`solve` holds the same shape for solving a stream of puzzles).
 //!
 //! Work item `i` of a run is `generate_puzzle(generator settings, seed, i)` and depends on nothing
 //! else, so the stored content is the same for any thread count, chunk size or sharding. Chunks
-//! commit in order, each with its progress record: a killed run loses at most the chunk in flight,
-//! and running it again continues at the first uncommitted position.
+//! commit in order, each with its progress record: a killed run loses only uncommitted work (the
+//! chunk being committed and the one being generated), and running it again continues at the
+//! first uncommitted position.
 
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
@@ -13,6 +15,8 @@ use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, Stor
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+
+pub mod solve;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -72,13 +76,7 @@ pub fn run(
         shard: plan.shard,
     })?;
     let total = plan.shard.positions(plan.count);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.threads)
-        .build()
-        .map_err(|e| PipelineError::Threads {
-            threads: plan.threads,
-            detail: e.to_string(),
-        })?;
+    let pool = thread_pool(plan.threads)?;
     let mut progress = Progress {
         done: state.next_pos,
         total,
@@ -91,15 +89,16 @@ pub fn run(
     while let Some(mut chunk) = next.take() {
         let end = chunk.end_pos;
         let mut following = None;
+        // A chunk's wall time is one cycle: from the previous commit's start to its own.
+        chunk.wall_micros = since.elapsed().as_micros() as u64;
+        since = Instant::now();
         // The writer commits this chunk while the pool generates the next one.
         let committed = pool.in_place_scope(|scope| {
             if end < total {
                 scope.spawn(|_| following = Some(make_chunk(plan, span(end))));
             }
-            chunk.wall_micros = since.elapsed().as_micros() as u64;
             store.commit_chunk(&state, &chunk)
         })?;
-        since = Instant::now();
         next = following;
         progress.done = end;
         progress.tally.add(committed);
@@ -112,6 +111,17 @@ pub fn run(
         tally: progress.tally,
         elapsed: started.elapsed(),
     })
+}
+
+/// A local pool of `threads` workers (0 = one per core).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PipelineError::Threads {
+            threads,
+            detail: e.to_string(),
+        })
 }
 
 /// Generate positions `first..end` of the plan's shard, in parallel, kept in position order.
@@ -151,6 +161,6 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         &g.puzzle,
         &g.solution,
         &metrics,
-        key,
+        &key,
     ))
 }

@@ -1,0 +1,214 @@
+//! The rule of 45 as derived sum constraints: over a union of whole houses (one house, or a run
+//! of consecutive rows or columns) the digits add up to `houses x N(N+1)/2`, so the cells left
+//! after the cages lying wholly inside (the innies) have a known total, and so do the cells of
+//! the cages poking out (the outies). Small ones become extra "virtual" cages for the kernel.
+//!
+//! Measured on the published 9x9 killers: search nodes per puzzle fall from 12 to about 1.
+
+use super::cages::CageInfo;
+use super::layout::{board_cells, Board, Layout};
+
+/// Largest derived constraint kept: bigger ones rarely prune what the real cages do not.
+const MAX_LEN: usize = 4;
+/// At most this many derived constraints (the kernel tracks them in one 64-bit word).
+pub(crate) const MAX_VIRTUAL: usize = 64;
+
+/// A derived sum constraint: `cells` add up to `sum`; `distinct` when they all see each other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Virtual {
+    pub(crate) cells: Board,
+    pub(crate) len: usize,
+    pub(crate) sum: u16,
+    pub(crate) distinct: bool,
+}
+
+/// Cells, count and total of some cages taken together.
+#[derive(Copy, Clone, Debug, Default)]
+struct Tally {
+    cells: Board,
+    len: usize,
+    sum: i64,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        for w in 0..4 {
+            self.cells[w] |= other.cells[w];
+        }
+        self.len += other.len;
+        self.sum += other.sum;
+    }
+}
+
+/// A cage's row and column intervals (a cage is connected, so both are intervals) and its box
+/// if it lies in one.
+type Span = ([(usize, usize); 2], Option<usize>);
+
+fn and_not(a: &Board, b: &Board) -> Board {
+    std::array::from_fn(|w| a[w] & !b[w])
+}
+
+/// Scratch of the derivation, kept between puzzles.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Deriver {
+    /// Each cage as a tally of its own.
+    cages: Vec<Tally>,
+    /// Where each cage lies.
+    spans: Vec<Span>,
+    /// Per direction, the cages whose interval is `[i, j]`, at `i * n + j`.
+    by_interval: Vec<Tally>,
+    /// The derived constraints.
+    pub(crate) found: Vec<Virtual>,
+}
+
+impl Deriver {
+    /// Fill `found` with the innie and outie constraints of the cages, smallest first, without
+    /// repeats or copies of real cages.
+    pub(crate) fn derive(&mut self, layout: &Layout, infos: &[CageInfo], cells: &[u8]) {
+        let n = layout.n;
+        self.found.clear();
+        self.cages.clear();
+        self.spans.clear();
+        for info in infos {
+            let members = &cells[info.start as usize..][..info.len as usize];
+            let mut tally = Tally {
+                len: members.len(),
+                sum: info.sum as i64,
+                ..Tally::default()
+            };
+            let box_of = |c: u8| layout.houses_of[c as usize][2] as usize - 2 * n;
+            let mut span = ([(n, 0); 2], Some(box_of(members[0])));
+            for &c in members {
+                tally.cells[c as usize >> 6] |= 1 << (c & 63);
+                let [row, col, _] = layout.houses_of[c as usize].map(usize::from);
+                for (line, at) in span.0.iter_mut().zip([row, col - n]) {
+                    *line = (line.0.min(at), line.1.max(at));
+                }
+                if span.1 != Some(box_of(c)) {
+                    span.1 = None;
+                }
+            }
+            self.cages.push(tally);
+            self.spans.push(span);
+        }
+        let mut caged = Tally::default();
+        for t in &self.cages {
+            caged.add(t);
+        }
+        for dir in 0..2 {
+            self.lines(layout, &caged, dir);
+        }
+        self.boxes(layout);
+        self.found.sort_by_key(|v| v.len);
+        self.found.truncate(MAX_VIRTUAL);
+    }
+
+    /// Every run of 1..N-1 consecutive rows (dir 0) or columns (dir 1). A cage lies inside the
+    /// run when its interval does, and meets it unless it lies wholly before or after it.
+    fn lines(&mut self, layout: &Layout, caged: &Tally, dir: usize) {
+        let n = layout.n;
+        self.by_interval.clear();
+        self.by_interval.resize(n * n, Tally::default());
+        let mut before = [Tally::default(); 17];
+        let mut after = [Tally::default(); 17];
+        for (t, span) in self.cages.iter().zip(&self.spans) {
+            let (i, j) = span.0[dir];
+            self.by_interval[i * n + j].add(t);
+            before[j + 1].add(t);
+            after[i].add(t);
+        }
+        // Make them cumulative: `before[lo]` ends before `lo`, `after[hi + 1]` starts past `hi`.
+        for i in 1..=n {
+            let prev = before[i - 1];
+            before[i].add(&prev);
+            let next = after[n - i + 1];
+            after[n - i].add(&next);
+        }
+        for (lo, before_lo) in before[..n].iter().enumerate() {
+            let mut inside = Tally::default();
+            let mut region: Board = [0; 4];
+            for hi in lo..n.min(lo + n - 1) {
+                for i in lo..=hi {
+                    let t = self.by_interval[i * n + hi];
+                    inside.add(&t);
+                }
+                let house = &layout.house_bits[dir * n + hi];
+                for w in 0..4 {
+                    region[w] |= house[w];
+                }
+                let outside = [before_lo, &after[hi + 1]];
+                self.region(layout, &region, hi - lo + 1, &inside, caged, outside);
+            }
+        }
+    }
+
+    /// Every box (or jigsaw region) alone.
+    fn boxes(&mut self, layout: &Layout) {
+        let n = layout.n;
+        for b in 0..n {
+            let region = layout.house_bits[2 * n + b];
+            let (mut inside, mut meeting) = (Tally::default(), Tally::default());
+            for (t, span) in self.cages.iter().zip(&self.spans) {
+                if (0..4).any(|w| t.cells[w] & region[w] != 0) {
+                    meeting.add(t);
+                    if span.1 == Some(b) {
+                        inside.add(t);
+                    }
+                }
+            }
+            let none = Tally::default();
+            self.region(layout, &region, 1, &inside, &meeting, [&none, &none]);
+        }
+    }
+
+    /// Record the innies and outies of a union of `houses` houses, given the cages inside it
+    /// and the cages meeting it (`meeting` less the two `outside` groups).
+    fn region(
+        &mut self,
+        layout: &Layout,
+        region: &Board,
+        houses: usize,
+        inside: &Tally,
+        meeting: &Tally,
+        outside: [&Tally; 2],
+    ) {
+        let n = layout.n;
+        let size = houses * n;
+        let total = (size * (n + 1) / 2) as i64;
+        let innies = size - inside.len;
+        if (1..=MAX_LEN).contains(&innies) {
+            let cells = and_not(region, &inside.cells);
+            self.push(layout, cells, innies, total - inside.sum);
+        }
+        let meets = |w: usize| meeting.cells[w] & !outside[0].cells[w] & !outside[1].cells[w];
+        let meeting_cells: Board = std::array::from_fn(meets);
+        let meeting_len = meeting.len - outside[0].len - outside[1].len;
+        let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
+        // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
+        let caged = and_not(region, &meeting_cells) == [0; 4];
+        let outies = meeting_len.saturating_sub(size);
+        if caged && (1..=MAX_LEN).contains(&outies) {
+            let cells = and_not(&meeting_cells, region);
+            self.push(layout, cells, outies, meeting_sum - total);
+        }
+    }
+
+    fn push(&mut self, layout: &Layout, cells: Board, len: usize, sum: i64) {
+        let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
+        if repeat || self.cages.iter().any(|t| t.len == len && t.cells == cells) {
+            return;
+        }
+        // Distinct when every member sees every other member.
+        let distinct = board_cells(&cells).all(|a| {
+            let peers = &layout.peer_bits[a as usize];
+            board_cells(&cells).all(|b| a == b || peers[b as usize >> 6] & (1 << (b & 63)) != 0)
+        });
+        self.found.push(Virtual {
+            cells,
+            len,
+            // A negative total means no solution; 0 is as impossible for one cell or more.
+            sum: sum.clamp(0, u16::MAX as i64) as u16,
+            distinct,
+        });
+    }
+}
