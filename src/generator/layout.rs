@@ -133,8 +133,9 @@ impl CageLayout {
         ids
     }
 
-    /// Move every single-cell cage into a neighbouring cage that accepts it (the smallest first).
-    /// Returns `false` if some single cell found no home.
+    /// Move every single-cell cage into a neighbouring cage that accepts it (the smallest first),
+    /// or else give it a neighbour spared by a larger cage. Returns `false` if some single cell
+    /// found neither.
     pub fn absorb_singles(
         &mut self,
         geometry: &Geometry,
@@ -164,9 +165,29 @@ impl CageLayout {
                     self.push(id, cell, digit);
                     true
                 }
-                None => false,
+                None => self.steal_partner(geometry, solution, cell),
             }
         })
+    }
+
+    /// Pair the single cell `cell` with a neighbour taken from a cage of three or more that stays
+    /// connected without it; `false` if no neighbour can be spared.
+    fn steal_partner(&mut self, geometry: &Geometry, solution: &Grid, cell: Cell) -> bool {
+        let own = self.cage_of(cell).expect("singles are caged");
+        let digit = |c: Cell| solution.get(c).expect("complete solution");
+        let spare = geometry.neighbours(cell).find(|&y| {
+            let Some(id) = self.cage_of(y) else {
+                return false;
+            };
+            let rest: Vec<Cell> = self.cages[id].iter().copied().filter(|&c| c != y).collect();
+            id != own && rest.len() >= 2 && digit(y) != digit(cell) && geometry.is_connected(&rest)
+        });
+        let Some(y) = spare else {
+            return false;
+        };
+        self.release(y, digit(y));
+        self.push(own, y, digit(y));
+        true
     }
 
     /// The cages with their sums read from `solution`, ordered by first cell.

@@ -47,6 +47,13 @@ fn check(config: &GeneratorConfig, g: &Generated) {
             assert_eq!(sum, cage.sum);
         }
         assert_eq!(g.metrics.cage_count, p.cages().len());
+        if config.cage_builder == CageBuilderKind::Book {
+            let (min, max) = config.validate().unwrap().rules.cage_count;
+            assert!(
+                (min..=max).contains(&p.cages().len()),
+                "cage count in range"
+            );
+        }
         if config.givens == GivensPolicy::Zero {
             assert_eq!(g.metrics.givens, 0);
         }
