@@ -84,7 +84,8 @@ pub struct GeneratorConfig {
     pub allow_single_cells: bool,
     /// Zero givens (default) or minimal givens under the drawn cages.
     pub givens: GivensPolicy,
-    /// Layout repairs (zero givens) before the item is rejected, default 40.
+    /// Layout repairs (zero givens; a redrawn layout counts as one) before the item is rejected,
+    /// default 40.
     pub max_repairs: u32,
     /// The `ordered` builder's threshold (source documents: 0.3), in [0, 0.5).
     pub ordered_threshold: f64,

@@ -210,20 +210,23 @@ impl CageLayout {
 
     /// Does `grid` (another complete grid) also satisfy every cage: the same sums and distinct digits?
     pub fn admits(&self, solution: &Grid, grid: &Grid) -> bool {
-        self.ids().all(|id| {
-            let mut seen = DigitSet::EMPTY;
-            let mut delta = 0i32;
-            for &c in &self.cages[id] {
-                let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
-                let d = Digit::new(g);
-                if seen.contains(d) {
-                    return false;
-                }
-                seen.insert(d);
-                delta += g as i32 - s as i32;
+        self.ids().all(|id| self.cage_admits(id, solution, grid))
+    }
+
+    /// Does `grid` satisfy cage `id` (sum read from `solution`, distinct digits)? An empty slot does.
+    pub fn cage_admits(&self, id: usize, solution: &Grid, grid: &Grid) -> bool {
+        let mut seen = DigitSet::EMPTY;
+        let mut delta = 0i32;
+        for &c in &self.cages[id] {
+            let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
+            let d = Digit::new(g);
+            if seen.contains(d) {
+                return false;
             }
-            delta == 0
-        })
+            seen.insert(d);
+            delta += g as i32 - s as i32;
+        }
+        delta == 0
     }
 }
 

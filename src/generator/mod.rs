@@ -119,8 +119,9 @@ pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outco
     }
 }
 
-/// The seed grid of group `group` (items `group * variations_per_seed ..`): callers that run many
-/// consecutive items may compute it once and call [`generate_from_seed`] for each.
+/// The seed grid of group `group` (items `group * variations_per_seed ..`), a pure function of
+/// (config, seed, group): callers that run many consecutive items may compute it once and call
+/// [`generate_from_seed`] for each, with the same result as [`generate_puzzle`].
 pub fn seed_grid(
     config: &GeneratorConfig,
     resolved: &Resolved,

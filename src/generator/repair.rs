@@ -171,6 +171,16 @@ fn best_edit<R: Rng>(
     let mut order: Vec<usize> = (from..edits.len()).collect();
     order.shuffle(rng);
     let count = layout.count_cages();
+    // The cages that rule out each alternative now: an edit only changes the cages it touches.
+    let killers: Vec<Vec<usize>> = alternatives
+        .iter()
+        .map(|a| {
+            layout
+                .ids()
+                .filter(|&id| !layout.cage_admits(id, solution, a))
+                .collect()
+        })
+        .collect();
     let mut best: Option<Best> = None;
     for index in order {
         let edit = &edits[index];
@@ -180,9 +190,16 @@ fn best_edit<R: Rng>(
         let big = touched(&edit.moves, &undo)
             .filter(|&id| layout.cells(id).len() >= 5)
             .count();
+        let mut ids: Vec<usize> = touched(&edit.moves, &undo).collect();
+        ids.sort_unstable();
+        ids.dedup();
         let admitted = alternatives
             .iter()
-            .filter(|a| layout.admits(solution, a))
+            .zip(&killers)
+            .filter(|(a, kill)| {
+                kill.iter().all(|id| ids.binary_search(id).is_ok())
+                    && ids.iter().all(|&id| layout.cage_admits(id, solution, a))
+            })
             .count();
         revert(layout, solution, &undo);
         let score = (admitted, edit.cost, big);

@@ -144,6 +144,21 @@ fn an_item_depends_only_on_config_seed_and_index() {
 }
 
 #[test]
+fn a_cached_seed_grid_gives_the_same_items() {
+    let c = GeneratorConfig {
+        variations_per_seed: 4,
+        ..config(Variant::KillerJigsaw, 6)
+    };
+    let resolved = c.validate().unwrap();
+    let group = seed_grid(&c, &resolved, 5, 2).unwrap();
+    for index in 8..12 {
+        let cached = generate_from_seed(&c, &resolved, &group, 5, index);
+        assert_eq!(cached, generate_puzzle(&c, 5, index));
+    }
+    assert_ne!(Some(group), seed_grid(&c, &resolved, 5, 3));
+}
+
+#[test]
 fn invalid_config_is_a_rejection() {
     let c = config(Variant::Killer, 0);
     assert_eq!(
