@@ -44,23 +44,21 @@ impl BenchResult {
 }
 
 /// Count the solutions of every puzzle (limit 2) in passes until `min_time` has passed
-/// (at least one pass). Puzzles of several geometries are allowed; each gets a fitting solver.
+/// (at least one pass). Puzzles of several geometries are allowed (the solver rebuilds its tables).
 pub fn measure(puzzles: &[Puzzle], min_time: Duration) -> BenchResult {
     let mut result = BenchResult {
         puzzles: puzzles.len(),
         ..BenchResult::default()
     };
-    let mut solver: Option<Solver> = None;
+    let Some(first) = puzzles.first() else {
+        return result;
+    };
+    let mut solver = Solver::new(first.geometry());
     let start = Instant::now();
     result.best_pass = f64::INFINITY;
     loop {
         let pass = Instant::now();
         for puzzle in puzzles {
-            let fits = solver.as_ref().map(Solver::geometry) == Some(puzzle.geometry());
-            let solver = match (&mut solver, fits) {
-                (Some(s), true) => s,
-                (slot, _) => slot.insert(Solver::new(puzzle.geometry())),
-            };
             let report = solver.solve(puzzle, 2);
             if result.rounds == 0 {
                 result.nodes += report.stats.nodes;

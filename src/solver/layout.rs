@@ -9,12 +9,16 @@ pub(crate) type Board = [u64; 4];
 /// Where a box (or jigsaw region) meets a row or column in two or more cells.
 #[derive(Clone, Debug)]
 pub(crate) struct Segment {
-    /// Both houses as a bit set over houses.
-    pub(crate) houses: u64,
     /// The box's cells outside the intersection.
     pub(crate) box_rest: Board,
     /// The line's cells outside the intersection.
     pub(crate) line_rest: Board,
+    /// Its cells in `Layout::segment_cells`: the intersection, the box's rest, the line's rest.
+    pub(crate) start: u16,
+    /// Cells in the intersection.
+    pub(crate) meet: u8,
+    /// Cells in the box's rest (the line's rest has as many: both houses hold N cells).
+    pub(crate) rest: u8,
 }
 
 /// Every table the kernel reads that depends on the geometry only.
@@ -46,6 +50,8 @@ pub(crate) struct Layout {
     pub(crate) peer_houses: Box<[u64; MAX_CELLS]>,
     /// Box-line intersections of two or more cells, for locked candidates.
     pub(crate) segments: Vec<Segment>,
+    /// The cells of every segment (see `Segment::start`).
+    pub(crate) segment_cells: Vec<u8>,
     /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
     pub(crate) segment_start: Vec<u16>,
     /// Digit combinations by (count, sum).
@@ -105,16 +111,26 @@ impl Layout {
             })
             .collect();
         let mut segments = Vec::new();
+        let mut segment_cells = Vec::new();
         let mut segment_start = vec![0u16];
         for b in 2 * n..3 * n {
             for line in 0..2 * n {
                 let (bx, ln) = (&house_bits[b], &house_bits[line]);
                 let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
-                if meet.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
+                let meet_len = meet.iter().map(|w| w.count_ones()).sum::<u32>();
+                if meet_len >= 2 {
+                    let box_rest = std::array::from_fn(|w| bx[w] & !meet[w]);
+                    let line_rest = std::array::from_fn(|w| ln[w] & !meet[w]);
+                    let start = segment_cells.len() as u16;
+                    for part in [&meet, &box_rest, &line_rest] {
+                        segment_cells.extend(board_cells(part));
+                    }
                     segments.push(Segment {
-                        houses: 1 << b | 1 << line,
-                        box_rest: std::array::from_fn(|w| bx[w] & !meet[w]),
-                        line_rest: std::array::from_fn(|w| ln[w] & !meet[w]),
+                        box_rest,
+                        line_rest,
+                        start,
+                        meet: meet_len as u8,
+                        rest: (n - meet_len as usize) as u8,
                     });
                 }
             }
@@ -143,6 +159,7 @@ impl Layout {
             cell_houses: fixed_cell_houses,
             peer_houses: fixed_peer_houses,
             segments,
+            segment_cells,
             segment_start,
             combos: Combos::new(n),
         }

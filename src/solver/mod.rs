@@ -1,5 +1,10 @@
 //! The solver: counts solutions (0, 1, "2 or more") and solves Sudoku and Killer Sudoku puzzles.
 //!
+//! Two kernels share the work: puzzles without cages go to `plain` (one candidate bitboard per
+//! digit, const-generic over the side N), killers to `kernel` (one candidate digit set per cell,
+//! with cage combinations and rule-of-45 sums from `innies`). Both search depth first on a state
+//! copied per branch, so the solutions they return are distinct.
+//!
 //! `Solver` keeps the per-geometry tables (houses, peers, cage digit combinations) and reusable
 //! per-puzzle buffers, so repeated calls on one geometry allocate nothing but the solutions they
 //! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
@@ -65,13 +70,12 @@ impl Solver {
         &self.geometry
     }
 
-    /// Up to `limit` solutions of `puzzle` (whose geometry must be this solver's), with statistics.
+    /// Up to `limit` solutions of `puzzle`, with statistics. A puzzle of another geometry than
+    /// the solver's first rebuilds the tables for it.
     pub fn solve(&mut self, puzzle: &Puzzle, limit: usize) -> SolveReport {
-        assert_eq!(
-            puzzle.geometry(),
-            &self.geometry,
-            "Solver::solve called with a puzzle of another geometry"
-        );
+        if puzzle.geometry() != &self.geometry {
+            *self = Solver::new(puzzle.geometry());
+        }
         self.cages.load(puzzle, &self.layout);
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
@@ -113,16 +117,12 @@ thread_local! {
     static CACHED: RefCell<Option<Solver>> = const { RefCell::new(None) };
 }
 
-/// Up to `limit` solutions of `puzzle`, with statistics (a cached solver per thread and geometry).
+/// Up to `limit` solutions of `puzzle`, with statistics (a cached solver per thread, rebuilt when
+/// the geometry changes).
 pub fn solve(puzzle: &Puzzle, limit: usize) -> SolveReport {
     CACHED.with(|cell| {
-        let mut cached = cell.borrow_mut();
-        if cached.as_ref().map(Solver::geometry) != Some(puzzle.geometry()) {
-            *cached = Some(Solver::new(puzzle.geometry()));
-        }
-        cached
-            .as_mut()
-            .expect("the cache was just filled")
+        cell.borrow_mut()
+            .get_or_insert_with(|| Solver::new(puzzle.geometry()))
             .solve(puzzle, limit)
     })
 }

@@ -215,38 +215,43 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     fn locked_candidates(&mut self, st: &mut State<N, W>) -> bool {
         let mut any = false;
         let mut digits = std::mem::take(&mut self.locked_dirty);
+        let layout = self.layout;
         while digits != 0 {
             let e = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             let open = st.open[e];
+            let unsolved = st.unsolved;
             let x = &mut st.dig[e];
-            let layout = self.layout;
+            let mut changed = 0;
             let mut boxes = open >> (2 * N);
             while boxes != 0 {
                 let b = boxes.trailing_zeros() as usize;
                 boxes &= boxes - 1;
                 let range = layout.segment_start[b] as usize..layout.segment_start[b + 1] as usize;
+                // Branch-free (the outcome is unpredictable): a segment whose line already holds
+                // the digit can only "remove" the placed cell itself, which `unsolved` protects,
+                // and any real removal shows in `changed`.
                 for seg in &layout.segments[range] {
-                    if seg.houses & open != seg.houses {
-                        continue;
-                    }
                     let (mut in_box, mut in_line) = (0, 0);
                     for i in 0..W {
                         in_box |= x[i] & seg.box_rest[i];
                         in_line |= x[i] & seg.line_rest[i];
                     }
-                    let rest = match (in_box, in_line) {
-                        (0, l) if l != 0 => &seg.line_rest,
-                        (b, 0) if b != 0 => &seg.box_rest,
-                        _ => continue,
-                    };
+                    let from_line = ((in_box == 0) & (in_line != 0)) as u64;
+                    let from_box = ((in_line == 0) & (in_box != 0)) as u64;
+                    let (from_line, from_box) = (from_line.wrapping_neg(), from_box.wrapping_neg());
                     for i in 0..W {
-                        x[i] &= !rest[i];
+                        let gone = (seg.line_rest[i] & from_line | seg.box_rest[i] & from_box)
+                            & unsolved[i];
+                        changed |= x[i] & gone;
+                        x[i] &= !gone;
                     }
-                    self.dirty[e] = u64::MAX;
-                    self.locked_dirty |= 1 << e;
-                    any = true;
                 }
+            }
+            if changed != 0 {
+                self.dirty[e] = u64::MAX;
+                self.locked_dirty |= 1 << e;
+                any = true;
             }
         }
         any

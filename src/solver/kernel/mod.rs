@@ -1,13 +1,15 @@
-//! The hot search kernel: candidate propagation (naked and hidden singles, cage combinations)
-//! to a fixpoint, then most-constrained-cell branching on a copied fixed-size state.
+//! The killer kernel: candidate propagation (singles, cage and derived sums, box-line locked
+//! candidates) to a fixpoint, then most-constrained-cell branching on a copied fixed-size state.
 //!
 //! Candidates are one `u16` digit set per cell; a cell holding a single digit is solved. The
-//! state is a small array copied per branch instead of an undo log (the approach of the fast
-//! bitboard solvers such as JSolve, fsss2 and tdoku); everything else lives in `Layout` (per
-//! geometry) and `CageSet` (per puzzle), so the search never allocates.
+//! state is a small array copied per branch instead of an undo log (as the fast bitboard solvers
+//! JSolve, fsss2 and tdoku do); everything else lives in `Layout` (per geometry) and `CageSet`
+//! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`.
 
-use super::cages::{CageInfo, CageSet};
-use super::layout::{Board, Layout};
+mod sums;
+
+use super::cages::CageSet;
+use super::layout::Layout;
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
@@ -156,12 +158,12 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Remove digit `b` from cell `c` (of another cage than the one being examined).
+    /// Remove the digits `gone` from cell `c` (not of the cage being examined: its cage is marked).
     #[inline]
-    fn eliminate(&mut self, st: &mut State, c: usize, b: u16) -> Step {
+    fn remove(&mut self, st: &mut State, c: usize, gone: u16) -> Step {
         let x = st.cand[c];
-        if x & b != 0 {
-            let y = x ^ b;
+        if x & gone != 0 {
+            let y = x & !gone;
             if y == 0 {
                 return Err(Contradiction);
             }
@@ -233,10 +235,41 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.hidden_singles(st)?;
-            if self.qlen == 0 {
+            if self.qlen == 0 && !self.locked_candidates(st)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Box-line reduction over every segment: a digit of the intersection missing from the rest
+    /// of the box leaves the rest of the line, and one missing from the rest of the line leaves
+    /// the rest of the box. All digits at once, from three unions of candidates. True if any
+    /// candidate was removed.
+    fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        let layout = self.layout;
+        let mut any = false;
+        for seg in &layout.segments {
+            let cells = &layout.segment_cells[seg.start as usize..];
+            let (meet, rest) = (seg.meet as usize, seg.rest as usize);
+            let union = |part: &[u8]| part.iter().fold(0, |u, &c| u | st.cand[c as usize]);
+            let in_meet = union(&cells[..meet]);
+            let in_box = union(&cells[meet..meet + rest]);
+            let in_line = union(&cells[meet + rest..meet + 2 * rest]);
+            let from_line = in_meet & !in_box & in_line;
+            let from_box = in_meet & !in_line & in_box;
+            for (gone, part) in [
+                (from_line, &cells[meet + rest..meet + 2 * rest]),
+                (from_box, &cells[meet..meet + rest]),
+            ] {
+                if gone != 0 {
+                    any = true;
+                    for &c in part {
+                        self.remove(st, c as usize, gone)?;
+                    }
+                }
+            }
+        }
+        Ok(any)
     }
 
     #[inline]
@@ -285,183 +318,6 @@ impl<'a> Search<'a> {
                     .find(|&c| st.cand[c] & b != 0)
                     .ok_or(Contradiction)?;
                 self.set(st, c, b)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
-    fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
-        let layout = self.layout;
-        let cells = self.cages.cells_in(info);
-        let mut used = 0u16;
-        let mut placed_sum = 0usize;
-        let mut open = [0u8; 16];
-        let mut k = 0;
-        for &c in cells {
-            let x = st.cand[c as usize];
-            if is_single(x) {
-                if used & x != 0 {
-                    return Err(Contradiction);
-                }
-                used |= x;
-                placed_sum += digit_of(x);
-            } else {
-                open[k] = c;
-                k += 1;
-            }
-        }
-        let s = (info.sum as usize)
-            .checked_sub(placed_sum)
-            .ok_or(Contradiction)?;
-        match k {
-            0 if s == 0 => Ok(()),
-            0 => Err(Contradiction),
-            1 => {
-                if s == 0 || s > layout.n {
-                    return Err(Contradiction);
-                }
-                self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
-            }
-            2 => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
-            _ => self.cage_combos(st, &open[..k], s, used),
-        }
-    }
-
-    /// A derived sum over cells that need not differ: one open cell takes the rest, two open
-    /// cells keep partner digits, more keep digits within the bounds the others leave.
-    fn sum_only(&mut self, st: &mut State, info: CageInfo) -> Step {
-        let cells = self.cages.cells_in(info);
-        let mut s = info.sum as usize;
-        let (mut lo, mut hi) = (0usize, 0usize);
-        let mut open = [0u8; 16];
-        let mut k = 0;
-        for &c in cells {
-            let x = st.cand[c as usize];
-            if is_single(x) {
-                s = s.checked_sub(digit_of(x)).ok_or(Contradiction)?;
-            } else {
-                open[k] = c;
-                k += 1;
-                lo += digit_of(x & x.wrapping_neg());
-                hi += 16 - x.leading_zeros() as usize;
-            }
-        }
-        if s < lo || s > hi {
-            return Err(Contradiction);
-        }
-        match k {
-            0 => Ok(()),
-            1 => self.set(st, open[0] as usize, 1 << (s - 1)),
-            2 => {
-                let (a, b) = (open[0] as usize, open[1] as usize);
-                let ya = st.cand[a] & super::combos::mirror(st.cand[b], s);
-                self.narrow(st, a, ya)?;
-                let yb = st.cand[b] & super::combos::mirror(ya, s);
-                self.narrow(st, b, yb)
-            }
-            _ => {
-                for &c in &open[..k] {
-                    let x = st.cand[c as usize];
-                    let (min, max) = (
-                        digit_of(x & x.wrapping_neg()),
-                        16 - x.leading_zeros() as usize,
-                    );
-                    // This cell is at least s minus the others' maxima, at most s minus their minima.
-                    let floor = (s + max).saturating_sub(hi).max(1);
-                    let ceil = (s + min - lo).min(16);
-                    let window = (u32::MAX << (floor - 1)) & (u32::MAX >> (32 - ceil));
-                    self.narrow(st, c as usize, x & window as u16)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
-    fn cage_pair(&mut self, st: &mut State, a: usize, b: usize, s: usize, used: u16) -> Step {
-        if s < 3 || s > 2 * self.layout.n - 1 {
-            return Err(Contradiction);
-        }
-        let mut distinct = !used;
-        if s % 2 == 0 {
-            distinct &= !(1 << (s / 2 - 1));
-        }
-        let xa = st.cand[a] & distinct;
-        let xb = st.cand[b] & distinct;
-        let ya = xa & super::combos::mirror(xb, s);
-        let yb = xb & super::combos::mirror(ya, s);
-        self.narrow(st, a, ya)?;
-        self.narrow(st, b, yb)?;
-        if ya == yb && ya.count_ones() == 2 {
-            // One pair left: both digits are locked in these two cells.
-            self.point(st, &[a as u8, b as u8], ya)?;
-        }
-        Ok(())
-    }
-
-    /// Three or more open cells: keep the combinations that avoid placed digits and that every
-    /// open cell can take part in.
-    fn cage_combos(&mut self, st: &mut State, open: &[u8], s: usize, used: u16) -> Step {
-        let mut xs = [0u16; 16];
-        let mut union = 0u16;
-        for (x, &c) in xs.iter_mut().zip(open) {
-            *x = st.cand[c as usize] & !used;
-            union |= *x;
-        }
-        let xs = &xs[..open.len()];
-        let (mut allowed, mut required) = (0u16, u16::MAX);
-        for &m in self.layout.combos.get(open.len(), s) {
-            if m & !union != 0 || xs.iter().any(|&x| x & m == 0) {
-                continue;
-            }
-            allowed |= m;
-            required &= m;
-        }
-        if allowed == 0 {
-            return Err(Contradiction);
-        }
-        for (&x, &c) in xs.iter().zip(open) {
-            self.narrow(st, c as usize, x & allowed)?;
-        }
-        self.point(st, open, required)
-    }
-
-    /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
-    /// there; otherwise it leaves every cell that sees all the cells that can take it.
-    fn point(&mut self, st: &mut State, open: &[u8], required: u16) -> Step {
-        let layout = self.layout;
-        let mut req = required;
-        while req != 0 {
-            let b = req & req.wrapping_neg();
-            req ^= b;
-            let mut count = 0;
-            let mut last = 0;
-            let mut common: Board = [u64::MAX; 4];
-            for &c in open {
-                let c = c as usize;
-                if st.cand[c] & b != 0 {
-                    count += 1;
-                    last = c;
-                    let peers = &layout.peer_bits[c];
-                    for w in 0..layout.words {
-                        common[w] &= peers[w];
-                    }
-                }
-            }
-            match count {
-                0 => return Err(Contradiction),
-                1 => self.set(st, last, b)?,
-                _ => {
-                    for (w, &word) in common[..layout.words].iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let p = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            self.eliminate(st, p, b)?;
-                        }
-                    }
-                }
             }
         }
         Ok(())
