@@ -53,10 +53,15 @@ impl Default for CageSet {
 }
 
 impl CageSet {
-    /// Refill the tables from `puzzle`'s cages.
+    /// Refill the tables from `puzzle`'s cages (a plain puzzle only empties the lists: the plain
+    /// kernel reads none of them).
     pub(crate) fn load(&mut self, puzzle: &Puzzle, layout: &Layout) {
         self.cells.clear();
         self.cages.clear();
+        self.virtuals.clear();
+        if puzzle.cages().is_empty() {
+            return;
+        }
         self.cage_of[..layout.cells].fill(puzzle.cages().len() as u16);
         for (i, cage) in puzzle.cages().iter().enumerate() {
             self.cages.push(CageInfo {
@@ -74,12 +79,8 @@ impl CageSet {
     }
 
     fn load_virtuals(&mut self, layout: &Layout) {
-        self.virtuals.clear();
         self.virtual_of[..layout.cells].fill(0);
         self.virtual_near[..layout.cells].fill(0);
-        if self.cages.is_empty() {
-            return;
-        }
         let deriver = &mut self.deriver;
         deriver.derive(layout, &self.cages, &self.cells);
         for (i, v) in deriver.found.iter().enumerate() {

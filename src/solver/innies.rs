@@ -9,10 +9,20 @@
 use super::cages::CageInfo;
 use super::layout::{board_cells, Board, Layout};
 
-/// Largest derived constraint kept. Measured in instructions per published killer (nodes):
-/// 1 cell 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k (1.07): larger ones
-/// prune a little more than they cost.
-const MAX_LEN: usize = 2;
+/// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
+/// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
+/// (1.07); on random 16x16 killers whose second solution is hard to find, 2 cells left 10M-node
+/// searches that 4 cells cut to 2.6M and 8 cells to 0.8M (12x12 alike). Larger grids keep more.
+fn max_len(n: usize) -> usize {
+    if n <= 9 {
+        2
+    } else {
+        n / 2
+    }
+}
+/// Largest derived constraint over cells that need not differ (the kernel's rule for those
+/// works on one or two cells).
+pub(crate) const MAX_LOOSE: usize = 2;
 /// At most this many derived constraints (the kernel tracks them in one 64-bit word).
 pub(crate) const MAX_VIRTUAL: usize = 64;
 
@@ -179,7 +189,7 @@ impl Deriver {
         let size = houses * n;
         let total = (size * (n + 1) / 2) as i64;
         let innies = size - inside.len;
-        if (1..=MAX_LEN).contains(&innies) {
+        if (1..=max_len(n)).contains(&innies) {
             let cells = and_not(region, &inside.cells);
             self.push(layout, cells, innies, total - inside.sum);
         }
@@ -190,7 +200,7 @@ impl Deriver {
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
         let caged = and_not(region, &meeting_cells) == [0; 4];
         let outies = meeting_len.saturating_sub(size);
-        if caged && (1..=MAX_LEN).contains(&outies) {
+        if caged && (1..=max_len(n)).contains(&outies) {
             let cells = and_not(&meeting_cells, region);
             self.push(layout, cells, outies, meeting_sum - total);
         }
@@ -206,6 +216,9 @@ impl Deriver {
             let peers = &layout.peer_bits[a as usize];
             board_cells(&cells).all(|b| a == b || peers[b as usize >> 6] & (1 << (b & 63)) != 0)
         });
+        if !distinct && len > MAX_LOOSE {
+            return;
+        }
         self.found.push(Virtual {
             cells,
             len,
@@ -213,5 +226,56 @@ impl Deriver {
             sum: sum.clamp(0, u16::MAX as i64) as u16,
             distinct,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+
+    fn info(start: u16, len: u8, sum: u16) -> CageInfo {
+        CageInfo {
+            start,
+            len,
+            sum,
+            distinct: true,
+        }
+    }
+
+    #[test]
+    fn innies_of_a_row_and_a_column() {
+        // 4x4: cage {r1c1, r1c2} = 3 inside row 1, cage {r1c3, r2c3} = 7 across rows 1 and 2;
+        // r1c4 and the rest of column 3 uncaged.
+        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let mut deriver = Deriver::default();
+        deriver.derive(&layout, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
+        let found = |cells: u64, sum: u16| Virtual {
+            cells: [cells, 0, 0, 0],
+            len: cells.count_ones() as usize,
+            sum,
+            distinct: true,
+        };
+        // Row 1: 10 - 3 over r1c3 and r1c4. Column 3: 10 - 7 over r3c3 and r4c3.
+        assert!(deriver.found.contains(&found(1 << 2 | 1 << 3, 7)));
+        assert!(deriver.found.contains(&found(1 << 10 | 1 << 14, 3)));
+        // Row 2 has uncaged cells, so it has no outies (r1c3 alone would be one).
+        assert!(!deriver.found.iter().any(|v| v.cells == [1 << 2, 0, 0, 0]));
+    }
+
+    #[test]
+    fn outies_of_a_fully_caged_row() {
+        // 4x4: row 1 caged by {r1c1, r1c2} = 3 and {r1c3, r1c4, r2c4} = 8: the outie r2c4 holds
+        // 3 + 8 - 10 = 1.
+        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let mut deriver = Deriver::default();
+        deriver.derive(&layout, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
+        let outie = Virtual {
+            cells: [1 << 7, 0, 0, 0],
+            len: 1,
+            sum: 1,
+            distinct: true,
+        };
+        assert!(deriver.found.contains(&outie), "{:?}", deriver.found);
     }
 }

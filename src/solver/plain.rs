@@ -4,18 +4,17 @@
 //! The layout follows the fast bitboard solvers (fsss2 by Mladen Dobrichev, and the survey in
 //! tdoku by Tom Dillion): a solved cell keeps its bit in its own digit's board only; naked
 //! singles come from bit-sliced counting over the digit boards; hidden singles are checked per
-//! digit in the houses that still lack that digit and changed since they were last checked.
-//! The state (boards, unsolved cells, open houses per digit) is copied per branch.
+//! digit in the houses that still lack that digit and changed since they were last checked;
+//! when singles stall, box-line locked candidates run for the digits whose board changed. The
+//! state (boards, unsolved cells, open houses per digit) is copied per branch.
 
 // Word-parallel loops index several W-word boards at once; an index reads clearer there.
 #![allow(clippy::needless_range_loop)]
 
+use super::kernel::Contradiction;
 use super::layout::Layout;
 use super::SolveStats;
 use crate::grid::Grid;
-
-/// A dead end: a cell without candidates or a house without a place for a digit.
-struct Contradiction;
 
 #[derive(Clone, Copy)]
 struct State<const N: usize, const W: usize> {

@@ -9,7 +9,7 @@
 mod sums;
 
 use super::cages::CageSet;
-use super::layout::Layout;
+use super::layout::{Board, Layout};
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
@@ -22,7 +22,7 @@ const DIRTY_WORDS: usize = 8;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
 
-/// A dead end: some cell, house or cage has no possible digit left.
+/// A dead end: some cell, house or cage has no possible digit left (for both kernels).
 #[derive(Debug)]
 pub(crate) struct Contradiction;
 
@@ -323,18 +323,31 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Branch on the open cell with the fewest candidates; true once `limit` solutions are found.
+    /// Branch on a most constrained open cell; true once `limit` solutions are found.
     fn branch(&mut self, st: &State) -> bool {
         let cells = self.layout.cells;
-        let mut best = usize::MAX;
-        let mut best_count = u32::MAX;
+        // Fewest candidates first; among those, the most unsolved peers (measured on random
+        // 16x16 killers: 21 s -> 8 s for 40 puzzles; as in the plain kernel).
+        let layout = self.layout;
+        let mut fewest = u32::MAX;
+        let mut unsolved: Board = [0; 4];
         for (c, &x) in st.cand[..cells].iter().enumerate() {
-            let k = x.count_ones();
-            if k > 1 && k < best_count {
-                best = c;
-                best_count = k;
-                if k == 2 {
-                    break;
+            if !is_single(x) {
+                fewest = fewest.min(x.count_ones());
+                unsolved[c >> 6] |= 1 << (c & 63);
+            }
+        }
+        let mut best = usize::MAX;
+        let mut most = 0;
+        for (c, &x) in st.cand[..cells].iter().enumerate() {
+            if x.count_ones() == fewest {
+                let peers = &layout.peer_bits[c];
+                let open = (0..layout.words)
+                    .map(|w| (peers[w] & unsolved[w]).count_ones())
+                    .sum::<u32>()
+                    + 1;
+                if open > most {
+                    (best, most) = (c, open);
                 }
             }
         }

@@ -5,6 +5,7 @@
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
 use crate::solver::combos::mirror;
+use crate::solver::innies::MAX_LOOSE;
 use crate::solver::layout::Board;
 
 impl Search<'_> {
@@ -50,7 +51,7 @@ impl Search<'_> {
     /// one open cell takes the rest of the sum, two keep the digits whose partner the other has.
     pub(super) fn sum_only(&mut self, st: &mut State, info: CageInfo) -> Step {
         let mut s = info.sum as usize;
-        let mut open = [0usize; 2];
+        let mut open = [0usize; MAX_LOOSE];
         let mut k = 0;
         for &c in self.cages.cells_in(info) {
             let x = st.cand[c as usize];
