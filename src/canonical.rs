@@ -1,14 +1,15 @@
 //! Canonical keys: one string per class of puzzles equal up to rotation, reflection and the digit
 //! complement d → N+1−d, so a store can refuse duplicates with a UNIQUE column.
 //!
-//! The key of a puzzle is the smallest encoding among its images under [`PuzzleSymmetry::group`]
-//! (16 maps for square boxes and jigsaw, 8 for non-square boxes). An encoding names everything the
-//! puzzle is: `<N>|<shape>|<givens>|<cages>` where shape is `b<rows>x<cols>` or `j` plus the region
+//! The key of a puzzle is the encoding of its least image under [`PuzzleSymmetry::group`] (16 maps
+//! for square boxes and jigsaw, 8 for non-square boxes), images being compared by a compact code:
+//! region labels, givens, cage labels (each by first appearance in cell order) and cage sums. An
+//! encoding names everything the puzzle is: `<N>|<shape>|<givens>|<cages>` where shape is `b<rows>x<cols>` or `j` plus the region
 //! of every cell (regions renumbered by first appearance, one base-36 character each), givens are
 //! N² characters (`.` empty, `1`-`9`, then `A`-`G` for 10-16), and cages are `<sum>=<cell>.<cell>;`
 //! with cells ascending and cages ordered by first cell.
 
-use crate::geometry::{Regions, MAX_CELLS};
+use crate::geometry::{Cell, Regions, MAX_CELLS};
 use crate::puzzle::Puzzle;
 use crate::transform::PuzzleSymmetry;
 use std::fmt::Write;
@@ -16,81 +17,126 @@ use std::fmt::Write;
 /// The canonical key of a puzzle: equal for a puzzle and all its symmetric images, different for
 /// puzzles that are not images of each other.
 pub fn canonical_key(puzzle: &Puzzle) -> String {
-    PuzzleSymmetry::group(puzzle.geometry())
+    let cage_of = cage_index(puzzle);
+    let least = PuzzleSymmetry::group(puzzle.geometry())
         .into_iter()
-        .map(|s| encode_image(puzzle, s))
+        .map(|s| image_code(puzzle, &cage_of, s))
         .min()
-        .expect("the group holds the identity")
+        .expect("the group holds the identity");
+    encode(puzzle, &least)
+}
+
+/// A compact code of the image of `puzzle` under `symmetry` (`cage_of`: the cage index of every
+/// cell, `u16::MAX` if uncaged): equal codes mean equal images. One pass over the image's cells
+/// in order, reading each from its source cell.
+fn image_code(puzzle: &Puzzle, cage_of: &[u16; MAX_CELLS], symmetry: PuzzleSymmetry) -> Vec<u16> {
+    let g = puzzle.geometry();
+    let (n, cells) = (g.size(), g.cell_count());
+    let back = symmetry.dihedral.inverse();
+    let jigsaw = g.is_jigsaw();
+    let mut code = vec![u16::MAX; 3 * cells + puzzle.cages().len()];
+    let (regions, rest) = code.split_at_mut(cells);
+    let (givens, rest) = rest.split_at_mut(cells);
+    let (labels, sums) = rest.split_at_mut(cells);
+    let mut region_label = [u16::MAX; MAX_CELLS];
+    let mut cage_label = [u16::MAX; MAX_CELLS];
+    let (mut next_region, mut next_cage) = (0, 0);
+    for j in 0..cells {
+        let i = back.map_cell(n, Cell::new(j as u8)).as_index();
+        if jigsaw {
+            // Boxes look the same in every image of the group: only jigsaw regions need labels.
+            let r = g.region_map()[i] as usize;
+            if region_label[r] == u16::MAX {
+                region_label[r] = next_region;
+                next_region += 1;
+            }
+            regions[j] = region_label[r];
+        }
+        givens[j] = match puzzle.givens().values()[i] {
+            v if v != 0 && symmetry.complement => (n as u8 + 1 - v) as u16,
+            v => v as u16,
+        };
+        let c = cage_of[i];
+        if c != u16::MAX {
+            if cage_label[c as usize] == u16::MAX {
+                cage_label[c as usize] = next_cage;
+                let cage = &puzzle.cages()[c as usize];
+                sums[next_cage as usize] = if symmetry.complement {
+                    cage.len() as u16 * (n as u16 + 1) - cage.sum
+                } else {
+                    cage.sum
+                };
+                next_cage += 1;
+            }
+            labels[j] = cage_label[c as usize];
+        }
+    }
+    code
 }
 
 /// The encoding of the image of `puzzle` under `symmetry`, computed without building the image.
 pub fn encode_image(puzzle: &Puzzle, symmetry: PuzzleSymmetry) -> String {
+    encode(puzzle, &image_code(puzzle, &cage_index(puzzle), symmetry))
+}
+
+/// The cage index of every cell, `u16::MAX` if uncaged.
+fn cage_index(puzzle: &Puzzle) -> [u16; MAX_CELLS] {
+    let mut cage_of = [u16::MAX; MAX_CELLS];
+    for (k, cage) in puzzle.cages().iter().enumerate() {
+        cage.cells
+            .iter()
+            .for_each(|c| cage_of[c.as_index()] = k as u16);
+    }
+    cage_of
+}
+
+/// The text form of an image's code (see the module documentation).
+fn encode(puzzle: &Puzzle, code: &[u16]) -> String {
     let g = puzzle.geometry();
-    let n = g.size();
-    let cells = g.cell_count();
-    let to = |i: usize| {
-        symmetry
-            .dihedral
-            .map_cell(n, crate::geometry::Cell::new(i as u8))
-            .as_index()
+    let (n, cells) = (g.size(), g.cell_count());
+    let (regions, rest) = code.split_at(cells);
+    let (givens, rest) = rest.split_at(cells);
+    let (labels, sums) = rest.split_at(cells);
+    let digit = |v: u16| {
+        char::from_digit(v as u32, 36)
+            .expect("below 36")
+            .to_ascii_uppercase()
     };
-    let mut key = String::with_capacity(8 + 2 * cells + 5 * puzzle.cages().len());
+    let mut key = String::with_capacity(16 + 2 * cells + 4 * cells + 3 * sums.len());
     write!(key, "{n}|").expect("writing to a String");
     match g.regions() {
         Regions::Boxes { rows, cols } => {
             // Non-square boxes only meet axis-keeping maps, so the shape is unchanged.
             write!(key, "b{rows}x{cols}|").expect("writing to a String");
         }
-        Regions::Jigsaw(map) => {
-            let mut moved = [0u8; MAX_CELLS];
-            for (i, &r) in map.iter().enumerate() {
-                moved[to(i)] = r;
-            }
-            let mut label = [u8::MAX; 16];
-            let mut next = 0u8;
+        Regions::Jigsaw(_) => {
             key.push('j');
-            for &r in &moved[..cells] {
-                if label[r as usize] == u8::MAX {
-                    label[r as usize] = next;
-                    next += 1;
-                }
-                key.push(char::from_digit(label[r as usize] as u32, 36).expect("< 16"));
-            }
+            key.extend(regions.iter().map(|&r| digit(r).to_ascii_lowercase()));
             key.push('|');
         }
     }
-    let mut givens = [0u8; MAX_CELLS];
-    for (i, &v) in puzzle.givens().values().iter().enumerate() {
-        givens[to(i)] = match v {
-            0 => 0,
-            v if symmetry.complement => n as u8 + 1 - v,
-            v => v,
-        };
-    }
-    key.extend(givens[..cells].iter().map(|&v| {
-        match v {
-            0 => '.',
-            v => char::from_digit(v as u32, 36)
-                .expect("digits <= 16")
-                .to_ascii_uppercase(),
-        }
-    }));
+    key.extend(givens.iter().map(|&v| if v == 0 { '.' } else { digit(v) }));
     key.push('|');
-    let mut cages: Vec<(Vec<usize>, u16)> = puzzle
-        .cages()
+    // Cells of each cage in ascending order, cages in label (= first cell) order.
+    let mut start = vec![0usize; sums.len() + 1];
+    labels
         .iter()
-        .map(|cage| {
-            let image = symmetry.map_cage(n, cage);
-            let mut cells: Vec<usize> = image.cells.iter().map(|c| c.as_index()).collect();
-            cells.sort_unstable();
-            (cells, image.sum)
-        })
-        .collect();
-    cages.sort_unstable();
-    for (cells, sum) in cages {
+        .filter(|&&l| l != u16::MAX)
+        .for_each(|&l| start[l as usize + 1] += 1);
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut members = vec![0usize; start[sums.len()]];
+    let mut fill = start.clone();
+    for (j, &l) in labels.iter().enumerate().filter(|(_, &l)| l != u16::MAX) {
+        members[fill[l as usize]] = j;
+        fill[l as usize] += 1;
+    }
+    for (k, sum) in sums.iter().enumerate() {
         write!(key, "{sum}=").expect("writing to a String");
-        for (k, c) in cells.iter().enumerate() {
-            let sep = if k + 1 == cells.len() { ';' } else { '.' };
+        let cage = &members[start[k]..start[k + 1]];
+        for (m, c) in cage.iter().enumerate() {
+            let sep = if m + 1 == cage.len() { ';' } else { '.' };
             write!(key, "{c}{sep}").expect("writing to a String");
         }
     }

@@ -1,23 +1,21 @@
-//! Provisional difficulty levels from solver effort and cage sizes, until a human-style grader
-//! (techniques a person would use) replaces them.
+//! Provisional difficulty levels from solver effort, cage sizes and givens, until a human-style
+//! grader (techniques a person would use) replaces them.
 //!
-//! The effort measure is the solver's guesses (branch points) while counting up to two solutions,
-//! which includes proving that no second solution exists. Thresholds:
+//! The solver's propagation (singles, cage combinations, innies and outies) solves 98-100% of
+//! published killers without a single guess (krazydad volume 1 and every Solo level, counting to
+//! two), so guesses only separate puzzles harder than published ones; below that, the cage
+//! structure and the givens decide:
 //!
-//! | guesses | level |
-//! |---|---|
-//! | 0 (propagation alone) | easy |
-//! | 1 to 8 | medium |
-//! | 9 to 40 | hard |
-//! | 41 or more | expert |
+//! | puzzle | easy | medium | hard | expert |
+//! |---|---|---|---|---|
+//! | killer, no guess | at most 2 cages of 4+ cells | 3 to 5 | 6 or more | — |
+//! | plain, no guess | 30 or more givens | 26 to 29 | 25 or fewer | — |
+//! | any, 1 or more guesses | — | — | — | expert |
 //!
-//! Calibration (the solver of this crate, count to two): published killers need a median of 2
-//! guesses in the easiest quarter of krazydad volume 1 and 10 to 12 in the hardest half; Solo's
-//! basic level 0, its intermediate and advanced 4 to 5, its unreasonable level 16.5. Default
-//! generated 9x9 killers spread as 4 / 18 / 56 guesses at their quartiles.
-//!
-//! A killer whose mean cage size is 3.5 or more moves up one level (large cages hide their digits),
-//! and a killer with givens moves down one level (each given is a free placement).
+//! A killer with givens moves down one level (each given is a free placement). For scale: Solo's
+//! levels average 1.3 (basic) to 2.0 (unreasonable) cages of 4+ cells, krazydad volume 1 has 5.2,
+//! default generated 9x9 killers 5.2. The thresholds follow the solver: a stronger solver guesses
+//! less, and the share of expert puzzles drops.
 
 use crate::puzzle::Puzzle;
 use crate::solver::SolveStats;
@@ -27,13 +25,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
-    /// Solved by propagation alone.
+    /// Propagation alone, few large cages (or many givens).
     Easy,
-    /// A few guesses.
+    /// Propagation alone, some large cages.
     Medium,
-    /// Up to a few dozen guesses.
+    /// Propagation alone, many large cages (or few givens).
     Hard,
-    /// Many guesses.
+    /// The solver had to guess: harder than published puzzles.
     Expert,
 }
 
@@ -47,13 +45,6 @@ impl Level {
             Level::Expert => "expert",
         }
     }
-    fn up(self) -> Level {
-        match self {
-            Level::Easy => Level::Medium,
-            Level::Medium => Level::Hard,
-            _ => Level::Expert,
-        }
-    }
     fn down(self) -> Level {
         match self {
             Level::Expert => Level::Hard,
@@ -65,22 +56,28 @@ impl Level {
 
 /// The provisional level of a puzzle, given the statistics of a `solve(puzzle, 2)` on it.
 pub fn provisional_level(puzzle: &Puzzle, stats: SolveStats) -> Level {
-    let mut level = match stats.guesses {
-        0 => Level::Easy,
-        1..=8 => Level::Medium,
-        9..=40 => Level::Hard,
-        _ => Level::Expert,
-    };
-    if puzzle.is_killer() {
-        let caged: usize = puzzle.cages().iter().map(|c| c.len()).sum();
-        if 2 * caged >= 7 * puzzle.cages().len() {
-            level = level.up();
-        }
-        if puzzle.givens().count_filled() > 0 {
-            level = level.down();
-        }
+    if stats.guesses > 0 {
+        return Level::Expert;
     }
-    level
+    let givens = puzzle.givens().count_filled();
+    if !puzzle.is_killer() {
+        return match givens {
+            30.. => Level::Easy,
+            26..=29 => Level::Medium,
+            _ => Level::Hard,
+        };
+    }
+    let big = puzzle.cages().iter().filter(|c| c.len() >= 4).count();
+    let level = match big {
+        0..=2 => Level::Easy,
+        3..=5 => Level::Medium,
+        _ => Level::Hard,
+    };
+    if givens > 0 {
+        level.down()
+    } else {
+        level
+    }
 }
 
 #[cfg(test)]
@@ -94,22 +91,60 @@ mod tests {
         SolveStats { nodes: 0, guesses }
     }
 
+    /// A 9x9 solution grid.
+    fn solution() -> (Geometry, Grid) {
+        let g = Geometry::standard(9).unwrap();
+        let grid = crate::generator::fill::random_grid(
+            &g,
+            &mut <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(1),
+        );
+        (g, grid.unwrap())
+    }
+
+    /// A killer over `solution` with `big` four-cell cages (rows' first four cells) and pairs elsewhere.
+    fn killer(big: usize, givens: usize) -> Puzzle {
+        let (g, s) = solution();
+        let cage = |cells: Vec<u8>| {
+            let sum = cells.iter().map(|&c| s.values()[c as usize] as u16).sum();
+            Cage::new(sum, cells.into_iter().map(Cell::new).collect())
+        };
+        let mut cages = Vec::new();
+        for r in 0..9u8 {
+            let first = if (r as usize) < big { 4 } else { 0 };
+            if first == 4 {
+                cages.push(cage((0..4).map(|c| r * 9 + c).collect()));
+            }
+            for c in (first..8).step_by(2) {
+                cages.push(cage(vec![r * 9 + c, r * 9 + c + 1]));
+            }
+        }
+        let mut shown = Grid::empty(9);
+        for c in g.cells().take(givens) {
+            shown.set(c, s.get(c));
+        }
+        Puzzle::new(g, shown, cages).unwrap()
+    }
+
+    fn plain(givens: usize) -> Puzzle {
+        let (g, s) = solution();
+        let mut shown = Grid::empty(9);
+        for c in g.cells().take(givens) {
+            shown.set(c, s.get(c));
+        }
+        Puzzle::plain(g, shown).unwrap()
+    }
+
     #[test]
     fn thresholds() {
-        let plain = Puzzle::plain(Geometry::standard(4).unwrap(), Grid::empty(4)).unwrap();
-        let levels: Vec<Level> = [0, 1, 8, 9, 40, 41]
-            .into_iter()
-            .map(|g| provisional_level(&plain, stats(g)))
-            .collect();
         use Level::*;
-        assert_eq!(levels, vec![Easy, Medium, Medium, Hard, Hard, Expert]);
-        let big_cage = Cage::new(10, (0..4).map(Cell::new).collect());
-        let killer = Puzzle::new(
-            Geometry::standard(4).unwrap(),
-            Grid::empty(4),
-            vec![big_cage],
-        );
-        assert_eq!(provisional_level(&killer.unwrap(), stats(0)), Medium);
+        let level = |p: &Puzzle, g| provisional_level(p, stats(g));
+        let killers: Vec<Level> = [0, 2, 3, 5, 6, 9].map(|b| level(&killer(b, 0), 0)).to_vec();
+        assert_eq!(killers, vec![Easy, Easy, Medium, Medium, Hard, Hard]);
+        assert_eq!(level(&killer(6, 3), 0), Medium, "givens move a killer down");
+        assert_eq!(level(&killer(0, 0), 1), Expert);
+        let plains: Vec<Level> = [30, 29, 26, 25].map(|n| level(&plain(n), 0)).to_vec();
+        assert_eq!(plains, vec![Easy, Medium, Medium, Hard]);
+        assert_eq!(level(&plain(40), 3), Expert);
         assert_eq!(Expert.as_str(), "expert");
     }
 }

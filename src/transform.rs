@@ -63,6 +63,15 @@ impl Dihedral {
         }
     }
 
+    /// The symmetry that undoes this one.
+    pub fn inverse(self) -> Dihedral {
+        match self {
+            Dihedral::Rotate90 => Dihedral::Rotate270,
+            Dihedral::Rotate270 => Dihedral::Rotate90,
+            other => other,
+        }
+    }
+
     /// Where a cell of an `n x n` grid goes.
     pub fn map_cell(self, n: usize, cell: Cell) -> Cell {
         let (r, c) = self.map(n, cell.as_index() / n, cell.as_index() % n);
@@ -344,6 +353,12 @@ mod tests {
         let c = Cell::new(5);
         let twice = Dihedral::Rotate90.map_cell(9, Dihedral::Rotate90.map_cell(9, c));
         assert_eq!(twice, Dihedral::Rotate180.map_cell(9, c));
+        for d in Dihedral::ALL {
+            for i in 0..81 {
+                let c = Cell::new(i);
+                assert_eq!(d.inverse().map_cell(9, d.map_cell(9, c)), c);
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::layout::{CageLayout, LayoutRules};
 use crate::bitset::CellSet;
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::grid::Grid;
 use rand::Rng;
 
@@ -49,45 +49,52 @@ pub fn grow<R: Rng>(
     rules: &LayoutRules,
     rng: &mut R,
 ) -> Option<CageLayout> {
-    let cells = geometry.cell_count();
-    // Per region cell: a random tie-break key and the number of free region neighbours.
-    let mut rank = vec![0u32; cells];
-    let mut free_degree = vec![0u8; cells];
-    for c in region.iter() {
-        rank[c.as_index()] = rng.random();
-        free_degree[c.as_index()] = geometry
-            .neighbours(c)
-            .filter(|&nb| region.contains(nb))
-            .count() as u8;
+    // Per region cell: free region neighbours (high half) and a random tie-break (low half),
+    // so the most hemmed-in cell has the smallest key.
+    let mut key = [u64::MAX; MAX_CELLS];
+    let mut free: Vec<Cell> = region.iter().collect();
+    for &c in &free {
+        key[c.as_index()] = rng.random::<u32>() as u64;
     }
-    let mut layout = CageLayout::new(cells);
+    for &c in &free {
+        let degree = geometry
+            .neighbours(c)
+            .filter(|nb| key[nb.as_index()] != u64::MAX)
+            .count() as u64;
+        key[c.as_index()] += degree << 32;
+    }
+    let mut layout = CageLayout::new(geometry.cell_count());
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let key = |c: Cell, free_degree: &[u8]| (free_degree[c.as_index()], rank[c.as_index()]);
-    let claim = |c: Cell, free_degree: &mut [u8]| {
-        for nb in geometry.neighbours(c).filter(|&nb| region.contains(nb)) {
-            free_degree[nb.as_index()] -= 1;
+    // Take a cell: it leaves the free list and its free neighbours lose one free neighbour.
+    let claim = |c: Cell, free: &mut Vec<Cell>, key: &mut [u64; MAX_CELLS]| {
+        let at = free
+            .iter()
+            .position(|&f| f == c)
+            .expect("claimed cells are free");
+        free.swap_remove(at);
+        for nb in geometry.neighbours(c) {
+            if key[nb.as_index()] != u64::MAX {
+                key[nb.as_index()] -= 1 << 32;
+            }
         }
     };
-    let open = |c: Cell, layout: &CageLayout| region.contains(c) && layout.is_free(c);
-    while let Some(start) = region
-        .iter()
-        .filter(|&c| layout.is_free(c))
-        .min_by_key(|&c| key(c, &free_degree))
-    {
+    while let Some(&start) = free.iter().min_by_key(|c| key[c.as_index()]) {
         let target = sample_size(&rules.size_weights, rng);
         let id = layout.open(start, digit(start));
-        claim(start, &mut free_degree);
+        claim(start, &mut free, &mut key);
         while layout.cells(id).len() < target {
             let digits = layout.digits(id);
             let next = layout
                 .cells(id)
                 .iter()
                 .flat_map(|&c| geometry.neighbours(c))
-                .filter(|&c| open(c, &layout) && !digits.contains(digit(c)))
-                .min_by_key(|&c| key(c, &free_degree));
+                .filter(|&c| {
+                    key[c.as_index()] != u64::MAX && layout.is_free(c) && !digits.contains(digit(c))
+                })
+                .min_by_key(|c| key[c.as_index()]);
             let Some(next) = next else { break };
             layout.push(id, next, digit(next));
-            claim(next, &mut free_degree);
+            claim(next, &mut free, &mut key);
         }
     }
     (rules.allow_singles || layout.absorb_singles(geometry, solution, rules.max_size))

@@ -72,8 +72,9 @@ pub struct GeneratorConfig {
     pub variations_per_seed: u32,
     /// How cages are drawn (default `book`).
     pub cage_builder: CageBuilderKind,
-    /// Largest cage, 2..=N (1 only with single cells allowed); default by size: 4x4: 4, 6x6: 4,
-    /// 8x8: 5, 9x9 and larger: 7.
+    /// Largest cage, 2..=N (1 only with single cells allowed). Default for `book` by size: 4x4: 4,
+    /// 6x6: 4, 8x8: 5, 9x9 and larger: 7; for `ordered` and `random-walk` the source documents' 5
+    /// (at most N).
     pub max_cage_size: Option<u8>,
     /// Fewest cages of a `book` layout; default 80% of cells / mean published cage size (24 for 9x9).
     pub min_cages: Option<u16>,
@@ -83,7 +84,8 @@ pub struct GeneratorConfig {
     pub allow_single_cells: bool,
     /// Zero givens (default) or minimal givens under the drawn cages.
     pub givens: GivensPolicy,
-    /// Layout repairs (zero givens) before the item is rejected, default 40.
+    /// Layout repairs (zero givens; a redrawn layout counts as one) before the item is rejected,
+    /// default 40.
     pub max_repairs: u32,
     /// The `ordered` builder's threshold (source documents: 0.3), in [0, 0.5).
     pub ordered_threshold: f64,
@@ -198,7 +200,7 @@ impl GeneratorConfig {
         let smallest = if self.allow_single_cells { 1 } else { 2 };
         let max_cage_size = self
             .max_cage_size
-            .unwrap_or(default_max_cage_size(n))
+            .unwrap_or(default_max_cage_size(n, self.cage_builder))
             .min(n);
         if self.variant.has_cages() && !(smallest..=n).contains(&max_cage_size) {
             return Err(ConfigError::MaxCageSize {
@@ -265,8 +267,12 @@ impl GeneratorConfig {
     }
 }
 
-/// The default largest cage for a side: 4x4: 4, 6x6: 4, 8x8: 5, 9x9 and larger: 7.
-fn default_max_cage_size(n: u8) -> u8 {
+/// The default largest cage: for `book` by side (4x4: 4, 6x6: 4, 8x8: 5, 9x9 and larger: 7), for
+/// the source builders their 5.
+fn default_max_cage_size(n: u8, builder: CageBuilderKind) -> u8 {
+    if builder != CageBuilderKind::Book {
+        return n.min(5);
+    }
     match n {
         0..=3 => n,
         4 => 4,

@@ -133,8 +133,9 @@ impl CageLayout {
         ids
     }
 
-    /// Move every single-cell cage into a neighbouring cage that accepts it (the smallest first).
-    /// Returns `false` if some single cell found no home.
+    /// Move every single-cell cage into a neighbouring cage that accepts it (the smallest first),
+    /// or else give it a neighbour spared by a larger cage. Returns `false` if some single cell
+    /// found neither.
     pub fn absorb_singles(
         &mut self,
         geometry: &Geometry,
@@ -164,9 +165,29 @@ impl CageLayout {
                     self.push(id, cell, digit);
                     true
                 }
-                None => false,
+                None => self.steal_partner(geometry, solution, cell),
             }
         })
+    }
+
+    /// Pair the single cell `cell` with a neighbour taken from a cage of three or more that stays
+    /// connected without it; `false` if no neighbour can be spared.
+    fn steal_partner(&mut self, geometry: &Geometry, solution: &Grid, cell: Cell) -> bool {
+        let own = self.cage_of(cell).expect("singles are caged");
+        let digit = |c: Cell| solution.get(c).expect("complete solution");
+        let spare = geometry.neighbours(cell).find(|&y| {
+            let Some(id) = self.cage_of(y) else {
+                return false;
+            };
+            let rest: Vec<Cell> = self.cages[id].iter().copied().filter(|&c| c != y).collect();
+            id != own && rest.len() >= 2 && digit(y) != digit(cell) && geometry.is_connected(&rest)
+        });
+        let Some(y) = spare else {
+            return false;
+        };
+        self.release(y, digit(y));
+        self.push(own, y, digit(y));
+        true
     }
 
     /// The cages with their sums read from `solution`, ordered by first cell.
@@ -189,20 +210,23 @@ impl CageLayout {
 
     /// Does `grid` (another complete grid) also satisfy every cage: the same sums and distinct digits?
     pub fn admits(&self, solution: &Grid, grid: &Grid) -> bool {
-        self.ids().all(|id| {
-            let mut seen = DigitSet::EMPTY;
-            let mut delta = 0i32;
-            for &c in &self.cages[id] {
-                let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
-                let d = Digit::new(g);
-                if seen.contains(d) {
-                    return false;
-                }
-                seen.insert(d);
-                delta += g as i32 - s as i32;
+        self.ids().all(|id| self.cage_admits(id, solution, grid))
+    }
+
+    /// Does `grid` satisfy cage `id` (sum read from `solution`, distinct digits)? An empty slot does.
+    pub fn cage_admits(&self, id: usize, solution: &Grid, grid: &Grid) -> bool {
+        let mut seen = DigitSet::EMPTY;
+        let mut delta = 0i32;
+        for &c in &self.cages[id] {
+            let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
+            let d = Digit::new(g);
+            if seen.contains(d) {
+                return false;
             }
-            delta == 0
-        })
+            seen.insert(d);
+            delta += g as i32 - s as i32;
+        }
+        delta == 0
     }
 }
 

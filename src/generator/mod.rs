@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "2";
+pub const GENERATOR_VERSION: &str = "3";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,8 +119,9 @@ pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outco
     }
 }
 
-/// The seed grid of group `group` (items `group * variations_per_seed ..`): callers that run many
-/// consecutive items may compute it once and call [`generate_from_seed`] for each.
+/// The seed grid of group `group` (items `group * variations_per_seed ..`), a pure function of
+/// (config, seed, group): callers that run many consecutive items may compute it once and call
+/// [`generate_from_seed`] for each, with the same result as [`generate_puzzle`].
 pub fn seed_grid(
     config: &GeneratorConfig,
     resolved: &Resolved,

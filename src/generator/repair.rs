@@ -105,10 +105,18 @@ pub fn repair<R: Rng>(
         );
         best = Best::merge(best, more, rng);
     }
+    let count = layout.count_cages();
     match best {
         Some(b) if b.score.0 < before => {
-            try_apply(layout, geometry, solution, &edits[b.index].moves, rules)
-                .expect("the chosen edit applied before");
+            try_apply(
+                layout,
+                geometry,
+                solution,
+                &edits[b.index].moves,
+                count,
+                rules,
+            )
+            .expect("the chosen edit applied before");
             true
         }
         _ => false,
@@ -162,18 +170,36 @@ fn best_edit<R: Rng>(
 ) -> Option<Best> {
     let mut order: Vec<usize> = (from..edits.len()).collect();
     order.shuffle(rng);
+    let count = layout.count_cages();
+    // The cages that rule out each alternative now: an edit only changes the cages it touches.
+    let killers: Vec<Vec<usize>> = alternatives
+        .iter()
+        .map(|a| {
+            layout
+                .ids()
+                .filter(|&id| !layout.cage_admits(id, solution, a))
+                .collect()
+        })
+        .collect();
     let mut best: Option<Best> = None;
     for index in order {
         let edit = &edits[index];
-        let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, rules) else {
+        let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, count, rules) else {
             continue;
         };
         let big = touched(&edit.moves, &undo)
             .filter(|&id| layout.cells(id).len() >= 5)
             .count();
+        let mut ids: Vec<usize> = touched(&edit.moves, &undo).collect();
+        ids.sort_unstable();
+        ids.dedup();
         let admitted = alternatives
             .iter()
-            .filter(|a| layout.admits(solution, a))
+            .zip(&killers)
+            .filter(|(a, kill)| {
+                kill.iter().all(|id| ids.binary_search(id).is_ok())
+                    && ids.iter().all(|&id| layout.cage_admits(id, solution, a))
+            })
             .count();
         revert(layout, solution, &undo);
         let score = (admitted, edit.cost, big);
@@ -310,13 +336,14 @@ fn random_part<R: Rng>(geometry: &Geometry, cells: &[Cell], rng: &mut R) -> Vec<
     part
 }
 
-/// Apply the moves if the result keeps every rule (digits distinct, sizes, connected, no single
-/// cells unless allowed); returns the moves that undo it, or `None` with the layout unchanged.
+/// Apply the moves to a layout of `count` cages if the result keeps every rule (digits distinct,
+/// sizes, connected, no single cells unless allowed, cage count); returns the moves that undo it, or `None` with the layout unchanged.
 fn try_apply(
     layout: &mut CageLayout,
     geometry: &Geometry,
     solution: &Grid,
     moves: &[Move],
+    count: usize,
     rules: &LayoutRules,
 ) -> Option<Vec<Move>> {
     let digit = |c: Cell| solution.get(c).expect("complete solution");
@@ -324,6 +351,15 @@ fn try_apply(
         .iter()
         .map(|&(c, _)| (c, layout.cage_of(c).expect("complete layout")))
         .collect();
+    let mut ids: Vec<usize> = touched(moves, &undo).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let occupied = |layout: &CageLayout| {
+        ids.iter()
+            .filter(|&&id| !layout.cells(id).is_empty())
+            .count()
+    };
+    let occupied_before = occupied(layout);
     for &(c, _) in moves {
         layout.release(c, digit(c));
     }
@@ -335,8 +371,13 @@ fn try_apply(
         layout.push(to, c, digit(c));
         placed += 1;
     }
+    // The cage count may not leave (or move further from) the configured range.
+    let (min, max) = rules.cage_count;
+    let off = |count: usize| min.saturating_sub(count) + count.saturating_sub(max);
+    let after = (count + occupied(layout)).saturating_sub(occupied_before);
     let valid = placed == moves.len()
-        && touched(moves, &undo).all(|id| {
+        && off(after) <= off(count)
+        && ids.iter().all(|&id| {
             let cells = layout.cells(id);
             cells.is_empty()
                 || (cells.len() <= rules.max_size

@@ -47,6 +47,13 @@ fn check(config: &GeneratorConfig, g: &Generated) {
             assert_eq!(sum, cage.sum);
         }
         assert_eq!(g.metrics.cage_count, p.cages().len());
+        if config.cage_builder == CageBuilderKind::Book {
+            let (min, max) = config.validate().unwrap().rules.cage_count;
+            assert!(
+                (min..=max).contains(&p.cages().len()),
+                "cage count in range"
+            );
+        }
         if config.givens == GivensPolicy::Zero {
             assert_eq!(g.metrics.givens, 0);
         }
@@ -134,6 +141,21 @@ fn an_item_depends_only_on_config_seed_and_index() {
     assert_eq!(a, generate_puzzle(&c, 9, 17));
     assert_ne!(a, generate_puzzle(&c, 9, 18));
     assert_ne!(a, generate_puzzle(&c, 10, 17));
+}
+
+#[test]
+fn a_cached_seed_grid_gives_the_same_items() {
+    let c = GeneratorConfig {
+        variations_per_seed: 4,
+        ..config(Variant::KillerJigsaw, 6)
+    };
+    let resolved = c.validate().unwrap();
+    let group = seed_grid(&c, &resolved, 5, 2).unwrap();
+    for index in 8..12 {
+        let cached = generate_from_seed(&c, &resolved, &group, 5, index);
+        assert_eq!(cached, generate_puzzle(&c, 5, index));
+    }
+    assert_ne!(Some(group), seed_grid(&c, &resolved, 5, 3));
 }
 
 #[test]
