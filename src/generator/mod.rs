@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "3";
+pub const GENERATOR_VERSION: &str = "4";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]

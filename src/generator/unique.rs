@@ -25,6 +25,11 @@ const SINGLES_MISSES: u32 = 6;
 /// repairs more second solutions per call (4 measured fastest: 3.1 calls a 9x9 puzzle against 3.8).
 const LAYOUT_SOLUTION_LIMIT: usize = 4;
 
+/// Search nodes one uniqueness check may take before its layout or removal counts as undecided.
+/// Published-style 9x9 checks take a few dozen nodes; the budget only cuts the rare runaway search
+/// (some random-walk 9x9 layouts and big killers took minutes without it).
+pub const SOLVER_NODE_BUDGET: u64 = 200_000;
+
 /// Counts solver calls and keeps the statistics of the last one.
 #[derive(Clone, Debug, Default)]
 pub struct Checker {
@@ -41,17 +46,21 @@ pub enum Verdict {
     Unique,
     /// More than one: the solutions found other than the intended one.
     Multiple(Vec<Grid>),
+    /// The node budget ran out before a second solution was found or ruled out.
+    Undecided,
 }
 
 impl Checker {
     /// Is `solution` the only solution of `puzzle`? (`solution` must solve it.) Asks the solver
     /// for up to `limit` (>= 2) solutions.
     pub fn check(&mut self, puzzle: &Puzzle, solution: &Grid, limit: usize) -> Verdict {
-        let report = solver::solve(puzzle, limit);
+        let report = solver::solve_within(puzzle, limit, SOLVER_NODE_BUDGET);
         self.calls += 1;
         self.last = report.stats;
-        if report.solutions.len() < 2 {
-            return Verdict::Unique;
+        match (report.solutions.len(), report.complete) {
+            (0 | 1, true) => return Verdict::Unique,
+            (0 | 1, false) => return Verdict::Undecided,
+            _ => {}
         }
         Verdict::Multiple(
             report
@@ -103,6 +112,14 @@ pub fn unique_zero_given<R: Rng>(
         match checker.check(&puzzle, solution, LAYOUT_SOLUTION_LIMIT) {
             Verdict::Unique => return Ok((puzzle, repairs)),
             Verdict::Multiple(found) => alternatives.extend(found),
+            Verdict::Undecided => {
+                // Too hard to decide: a fresh layout costs one repair.
+                if repairs >= max_repairs {
+                    return Err(ZeroGivenFailure::OutOfRepairs);
+                }
+                repairs += 1;
+                layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
+            }
         }
     }
 }
@@ -157,6 +174,13 @@ pub fn minimal_givens<R: Rng>(
         } else {
             match checker.check(&trial, solution, 2) {
                 Verdict::Unique => stats = Some(checker.last),
+                // Undecided counts as "not unique": the puzzle stays at its last proven state.
+                Verdict::Undecided => {
+                    next += usize::from(batch == 1);
+                    batch = (batch / 2).max(1);
+                    streak = 0;
+                    continue;
+                }
                 Verdict::Multiple(alternatives) => {
                     // A second solution fits every prefix of the batch that holds all of the
                     // batch cells where it differs: only a shorter prefix can still be unique.

@@ -45,6 +45,9 @@ pub struct SolveReport {
     pub solutions: Vec<Grid>,
     /// Work done.
     pub stats: SolveStats,
+    /// False when the node budget ran out first: the solutions found are real, but there may be
+    /// more (the count is a lower bound).
+    pub complete: bool,
 }
 
 /// A reusable solver for puzzles of one geometry.
@@ -73,6 +76,11 @@ impl Solver {
     /// Up to `limit` solutions of `puzzle`, with statistics. A puzzle of another geometry than
     /// the solver's first rebuilds the tables for it.
     pub fn solve(&mut self, puzzle: &Puzzle, limit: usize) -> SolveReport {
+        self.solve_within(puzzle, limit, u64::MAX)
+    }
+
+    /// As `solve`, giving up (`complete: false`) once the search has visited `max_nodes` nodes.
+    pub fn solve_within(&mut self, puzzle: &Puzzle, limit: usize, max_nodes: u64) -> SolveReport {
         if puzzle.geometry() != &self.geometry {
             *self = Solver::new(puzzle.geometry());
         }
@@ -80,12 +88,16 @@ impl Solver {
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
         let (layout, cages) = (&self.layout, &self.cages);
-        let stats = if cages.is_empty() {
-            run_plain(layout, givens, limit, &mut solutions)
+        let (stats, exhausted) = if cages.is_empty() {
+            run_plain(layout, givens, limit, max_nodes, &mut solutions)
         } else {
-            Search::run(layout, cages, givens, limit, &mut solutions)
+            Search::run(layout, cages, givens, limit, max_nodes, &mut solutions)
         };
-        SolveReport { solutions, stats }
+        SolveReport {
+            solutions,
+            stats,
+            complete: !exhausted,
+        }
     }
 
     /// The number of solutions of `puzzle`, counted up to `limit`.
@@ -99,12 +111,13 @@ pub(crate) fn run_plain(
     layout: &Layout,
     givens: &[u8],
     limit: usize,
+    max_nodes: u64,
     solutions: &mut Vec<Grid>,
-) -> SolveStats {
+) -> (SolveStats, bool) {
     macro_rules! sizes {
         ($($n:literal => $w:literal),*) => {
             match layout.n {
-                $($n => PlainSearch::<$n, $w>::run(layout, givens, limit, solutions),)*
+                $($n => PlainSearch::<$n, $w>::run(layout, givens, limit, max_nodes, solutions),)*
                 n => unreachable!("geometry sizes are 1..=16, got {n}"),
             }
         };
@@ -120,10 +133,15 @@ thread_local! {
 /// Up to `limit` solutions of `puzzle`, with statistics (a cached solver per thread, rebuilt when
 /// the geometry changes).
 pub fn solve(puzzle: &Puzzle, limit: usize) -> SolveReport {
+    solve_within(puzzle, limit, u64::MAX)
+}
+
+/// As `solve`, giving up (`complete: false`) once the search has visited `max_nodes` nodes.
+pub fn solve_within(puzzle: &Puzzle, limit: usize, max_nodes: u64) -> SolveReport {
     CACHED.with(|cell| {
         cell.borrow_mut()
             .get_or_insert_with(|| Solver::new(puzzle.geometry()))
-            .solve(puzzle, limit)
+            .solve_within(puzzle, limit, max_nodes)
     })
 }
 

@@ -34,6 +34,10 @@ pub(crate) struct PlainSearch<'a, const N: usize, const W: usize> {
     /// Digits whose board changed since locked candidates were last sought.
     locked_dirty: u32,
     limit: usize,
+    /// Search nodes allowed before giving up undecided.
+    max_nodes: u64,
+    /// Set when `max_nodes` ran out before the search ended.
+    exhausted: bool,
     solutions: &'a mut Vec<Grid>,
     stats: SolveStats,
 }
@@ -65,14 +69,17 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         layout: &'a Layout,
         givens: &[u8],
         limit: usize,
+        max_nodes: u64,
         solutions: &'a mut Vec<Grid>,
-    ) -> SolveStats {
+    ) -> (SolveStats, bool) {
         let all_houses = (1u64 << (3 * N)) - 1;
         let mut search = PlainSearch {
             layout,
             dirty: [all_houses; N],
             locked_dirty: (1 << N) - 1,
             limit,
+            max_nodes,
+            exhausted: false,
             solutions,
             stats: SolveStats {
                 nodes: 1,
@@ -103,7 +110,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         if limit > 0 && consistent && search.propagate(&mut st).is_ok() {
             search.branch(&mut st);
         }
-        search.stats
+        (search.stats, search.exhausted)
     }
 
     /// Put digit `d` in the unsolved cell `c`, where it is a candidate.
@@ -319,6 +326,10 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         while rest != 0 {
             let e = rest.trailing_zeros() as usize;
             rest &= rest - 1;
+            if self.stats.nodes >= self.max_nodes {
+                self.exhausted = true;
+                return true;
+            }
             self.stats.guesses += 1;
             self.stats.nodes += 1;
             // The last alternative reuses the parent's state: it is not needed afterwards.

@@ -248,8 +248,8 @@ proptest! {
         let puzzle = random_puzzle(&geometry, &solution, 0.0, given, &mut rng);
         let layout = Layout::new(&geometry);
         let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
-        run_plain(&layout, puzzle.givens().values(), 3, &mut by_plain);
-        Search::run(&layout, &CageSet::default(), puzzle.givens().values(), 3, &mut by_cells);
+        run_plain(&layout, puzzle.givens().values(), 3, u64::MAX, &mut by_plain);
+        Search::run(&layout, &CageSet::default(), puzzle.givens().values(), 3, u64::MAX, &mut by_cells);
         prop_assert_eq!(by_plain.len(), by_cells.len());
         prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
         if by_plain.len() < 3 {
@@ -316,4 +316,17 @@ fn plain_seventeen_clue_puzzle_is_unique() {
     assert_eq!(report.solutions.len(), 1);
     assert!(puzzle.is_solution(&report.solutions[0]));
     assert_eq!(solver.count_solutions(&puzzle, 2), 1);
+}
+
+#[test]
+fn a_node_budget_stops_the_search_undecided() {
+    let geometry = Geometry::standard(9).unwrap();
+    let empty = Puzzle::plain(geometry, Grid::empty(9)).unwrap();
+    let cut = super::solve_within(&empty, 1000, 50);
+    assert!(!cut.complete);
+    assert!(cut.solutions.len() < 1000);
+    assert!(cut.solutions.iter().all(|g| empty.is_solution(g)));
+    let whole = super::solve_within(&empty, 3, 1_000_000);
+    assert!(whole.complete);
+    assert_eq!(whole.solutions.len(), 3);
 }

@@ -60,6 +60,10 @@ pub(crate) struct Search<'a> {
     /// Derived (rule of 45) constraints whose cells changed since they were last examined.
     vdirty: u64,
     limit: usize,
+    /// Search nodes allowed before giving up undecided.
+    max_nodes: u64,
+    /// Set when `max_nodes` ran out before the search ended.
+    exhausted: bool,
     solutions: &'a mut Vec<Grid>,
     stats: SolveStats,
 }
@@ -71,8 +75,9 @@ impl<'a> Search<'a> {
         cages: &'a CageSet,
         givens: &[u8],
         limit: usize,
+        max_nodes: u64,
         solutions: &'a mut Vec<Grid>,
-    ) -> SolveStats {
+    ) -> (SolveStats, bool) {
         let mut search = Search {
             layout,
             cages,
@@ -82,6 +87,8 @@ impl<'a> Search<'a> {
             dirty: [0; DIRTY_WORDS],
             vdirty: 0,
             limit,
+            max_nodes,
+            exhausted: false,
             solutions,
             stats: SolveStats::default(),
         };
@@ -104,7 +111,7 @@ impl<'a> Search<'a> {
         if limit > 0 && start.is_ok() && search.propagate(&mut st).is_ok() {
             search.branch(&st);
         }
-        search.stats
+        (search.stats, search.exhausted)
     }
 
     #[inline(always)]
@@ -359,6 +366,10 @@ impl<'a> Search<'a> {
         while rest != 0 {
             let b = rest & rest.wrapping_neg();
             rest ^= b;
+            if self.stats.nodes >= self.max_nodes {
+                self.exhausted = true;
+                return true;
+            }
             self.stats.guesses += 1;
             self.stats.nodes += 1;
             let mut child = *st;
