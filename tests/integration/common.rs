@@ -18,9 +18,12 @@ pub fn run(args: &[&str]) -> Output {
         .expect("failed to start sudoku-press")
 }
 
-/// `../shared/data` beside the project, or `None` (with a message) when it is absent.
+/// `$SUDOKU_PRESS_DATA`, else `../shared/data` beside the project, or `None` (with a message)
+/// when it is absent.
 pub fn shared_data() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let dir = std::env::var_os("SUDOKU_PRESS_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
     if dir.is_dir() {
         Some(dir)
     } else {
