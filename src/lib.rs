@@ -2,6 +2,21 @@
 //!
 //! Three floors (see README): the pure core (`geometry` .. `rating`), the library adapters
 //! (`format`, `settings`, `store`, `export`, `pipeline`), and the thin binary in `src/cli/`.
+//!
+//! Generate one puzzle (item 0 of seed 7) and check it with the solver:
+//!
+//! ```
+//! use sudoku_press::generator::{generate_puzzle, GeneratorConfig, Outcome};
+//! use sudoku_press::solver;
+//!
+//! let config = GeneratorConfig::default(); // a zero-given 9x9 killer with book-like cages
+//! let Outcome::Generated(made) = generate_puzzle(&config, 7, 0) else {
+//!     panic!("the default generator does not give up on 9x9")
+//! };
+//! assert_eq!(made.puzzle.givens().count_filled(), 0);
+//! let report = solver::solve(&made.puzzle, 2);
+//! assert_eq!(report.solutions, vec![made.solution]);
+//! ```
 
 // Pure core: no files, threads or terminal.
 pub mod bitset;
