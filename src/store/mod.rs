@@ -69,6 +69,9 @@ pub enum StoreError {
     /// A database to read that does not exist.
     #[error("{0}: no such database")]
     Missing(PathBuf),
+    /// The path names a directory, not a database file.
+    #[error("{0}: is a directory; give a database file path, e.g. {0}/puzzles.db")]
+    Directory(PathBuf),
     /// The directory for a new database cannot be created.
     #[error("{path}: cannot create the directory")]
     CreateDir {
@@ -154,6 +157,9 @@ impl Store {
     /// Open a database to write, creating the file (and its directory) when it does not exist.
     /// An existing file must be a sudoku-press database (or empty); anything else is left untouched.
     pub fn open_or_create(path: &Path) -> Result<Store, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         Self::open_writable(path).map_err(|e| match e {
             StoreError::Open { .. } if is_read_only(path) => StoreError::ReadOnly {
                 path: path.to_path_buf(),

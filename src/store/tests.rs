@@ -183,6 +183,10 @@ fn foreign_files_are_refused_and_left_alone() {
         Store::open_read_only(&dir.path().join("absent.db")),
         Err(StoreError::Missing(_))
     ));
+    assert!(matches!(
+        Store::open_or_create(dir.path()),
+        Err(StoreError::Directory(_))
+    ));
 }
 
 #[test]
