@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The plans of every unfinished run of the database, from the settings stored with each.
+/// The plans that finish the incomplete runs of the database (default path unless `--db`).
 fn resume_plans(overrides: &Overrides) -> anyhow::Result<Vec<Plan>> {
     let db = overrides
         .db
@@ -91,33 +91,7 @@ fn resume_plans(overrides: &Overrides) -> anyhow::Result<Vec<Plan>> {
     if !db.is_file() {
         bail!("--resume: there is no database at {}", db.display());
     }
-    let store = Store::open_read_only(&db)?;
-    let origin = Origin::Database(db.clone());
-    let mut plans = Vec::new();
-    for run in store.runs()?.into_iter().filter(|r| !r.is_complete()) {
-        let mut settings = Settings::from_toml(&run.settings_toml, &origin)?;
-        settings.apply(&Overrides {
-            threads: overrides.threads,
-            chunk_size: overrides.chunk_size,
-            db: Some(db.clone()),
-            count: Some(run.count),
-            ..Overrides::default()
-        });
-        let plan = settings.validate(&format!("run {}", run.id), &origin)?;
-        if plan.settings_hash != run.settings_hash
-            || run.generator_version != sudoku_press::generator::GENERATOR_VERSION
-        {
-            bail!(
-                "--resume: run {} of {} was made by generator version {} (settings {}); this build \
-                 cannot continue it exactly. Start a new run instead.",
-                run.id,
-                db.display(),
-                run.generator_version,
-                run.settings_hash
-            );
-        }
-        plans.push(plan);
-    }
+    let plans = pipeline::resume_plans(&db, overrides)?;
     if plans.is_empty() {
         eprintln!(
             "nothing to resume: every run in {} is complete",

@@ -10,7 +10,7 @@
 
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
-use crate::settings::{variant_name, Plan};
+use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
 use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -24,6 +24,21 @@ pub enum PipelineError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The settings stored with a run to resume are unusable.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// A run made by another generator version or settings cannot be continued exactly.
+    #[error("--resume: run {run} of {db} was made by generator version {version} (settings {hash}); this build cannot continue it exactly: start a new run instead")]
+    CannotResume {
+        /// The run's id.
+        run: i64,
+        /// The database.
+        db: String,
+        /// The run's generator version.
+        version: String,
+        /// The run's settings hash.
+        hash: String,
+    },
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {detail}")]
     Threads {
@@ -111,6 +126,38 @@ pub fn run(
         tally: progress.tally,
         elapsed: started.elapsed(),
     })
+}
+
+/// The plans that finish every incomplete run of the database at `db`, from the settings stored
+/// with each run; only `threads` and `chunk_size` of `overrides` apply (they do not change output).
+pub fn resume_plans(
+    db: &std::path::Path,
+    overrides: &Overrides,
+) -> Result<Vec<Plan>, PipelineError> {
+    let store = Store::open_read_only(db)?;
+    let origin = Origin::Database(db.to_path_buf());
+    let mut plans = Vec::new();
+    for run in store.runs()?.into_iter().filter(|r| !r.is_complete()) {
+        let mut settings = Settings::from_toml(&run.settings_toml, &origin)?;
+        settings.apply(&Overrides {
+            threads: overrides.threads,
+            chunk_size: overrides.chunk_size,
+            db: Some(db.to_path_buf()),
+            count: Some(run.count),
+            ..Overrides::default()
+        });
+        let plan = settings.validate(&format!("run {}", run.id), &origin)?;
+        if plan.settings_hash != run.settings_hash || run.generator_version != GENERATOR_VERSION {
+            return Err(PipelineError::CannotResume {
+                run: run.id,
+                db: db.display().to_string(),
+                version: run.generator_version,
+                hash: run.settings_hash,
+            });
+        }
+        plans.push(plan);
+    }
+    Ok(plans)
 }
 
 /// A local pool of `threads` workers (0 = one per core).
