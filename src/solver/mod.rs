@@ -16,6 +16,7 @@ mod innies;
 mod kernel;
 mod layout;
 mod plain;
+mod quota;
 pub mod reference;
 #[cfg(test)]
 mod tests;

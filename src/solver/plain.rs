@@ -15,6 +15,7 @@ use super::kernel::Contradiction;
 use super::layout::Layout;
 use super::SolveStats;
 use crate::grid::Grid;
+use crate::solver::quota::Quota;
 
 #[derive(Clone, Copy)]
 struct State<const N: usize, const W: usize> {
@@ -33,13 +34,7 @@ pub(crate) struct PlainSearch<'a, const N: usize, const W: usize> {
     dirty: [u64; N],
     /// Digits whose board changed since locked candidates were last sought.
     locked_dirty: u32,
-    limit: usize,
-    /// Search nodes allowed before giving up undecided.
-    max_nodes: u64,
-    /// Set when `max_nodes` ran out before the search ended.
-    exhausted: bool,
-    solutions: &'a mut Vec<Grid>,
-    stats: SolveStats,
+    quota: Quota<'a>,
 }
 
 /// Where the first set bit of a board is, if it has exactly one.
@@ -77,14 +72,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             layout,
             dirty: [all_houses; N],
             locked_dirty: (1 << N) - 1,
-            limit,
-            max_nodes,
-            exhausted: false,
-            solutions,
-            stats: SolveStats {
-                nodes: 1,
-                guesses: 0,
-            },
+            quota: Quota::new(limit, max_nodes, solutions),
         };
         let mut cells = [0u64; W];
         for c in 0..N * N {
@@ -110,7 +98,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         if limit > 0 && consistent && search.propagate(&mut st).is_ok() {
             search.branch(&mut st);
         }
-        (search.stats, search.exhausted)
+        search.quota.finish()
     }
 
     /// Put digit `d` in the unsolved cell `c`, where it is a candidate.
@@ -319,19 +307,15 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     /// Branch on a most constrained cell; true once `limit` solutions are found.
     fn branch(&mut self, st: &mut State<N, W>) -> bool {
         let Some(c) = self.choose(st) else {
-            self.record(st);
-            return self.solutions.len() >= self.limit;
+            return self.record(st);
         };
         let mut rest = Self::candidates(st, c);
         while rest != 0 {
             let e = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if self.stats.nodes >= self.max_nodes {
-                self.exhausted = true;
+            if !self.quota.spend_node() {
                 return true;
             }
-            self.stats.guesses += 1;
-            self.stats.nodes += 1;
             // The last alternative reuses the parent's state: it is not needed afterwards.
             let mut copy;
             let child = if rest == 0 {
@@ -353,7 +337,8 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
         false
     }
 
-    fn record(&mut self, st: &State<N, W>) {
+    /// Keep the solved state; true once enough solutions are kept.
+    fn record(&mut self, st: &State<N, W>) -> bool {
         let mut values = vec![0u8; N * N];
         for (e, board) in st.dig.iter().enumerate() {
             for (i, &word) in board.iter().enumerate() {
@@ -365,6 +350,6 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             }
         }
         let grid = Grid::from_values(N, values).expect("a solved state holds digits 1..=N");
-        self.solutions.push(grid);
+        self.quota.record(grid)
     }
 }

@@ -13,6 +13,7 @@ use super::layout::{Board, Layout};
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
+use crate::solver::quota::Quota;
 
 /// Houses of the largest grid (3 x 16).
 const MAX_HOUSES: usize = 48;
@@ -59,13 +60,7 @@ pub(crate) struct Search<'a> {
     dirty: [u64; DIRTY_WORDS],
     /// Derived (rule of 45) constraints whose cells changed since they were last examined.
     vdirty: u64,
-    limit: usize,
-    /// Search nodes allowed before giving up undecided.
-    max_nodes: u64,
-    /// Set when `max_nodes` ran out before the search ended.
-    exhausted: bool,
-    solutions: &'a mut Vec<Grid>,
-    stats: SolveStats,
+    quota: Quota<'a>,
 }
 
 impl<'a> Search<'a> {
@@ -86,11 +81,7 @@ impl<'a> Search<'a> {
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
             vdirty: 0,
-            limit,
-            max_nodes,
-            exhausted: false,
-            solutions,
-            stats: SolveStats::default(),
+            quota: Quota::new(limit, max_nodes, solutions),
         };
         let mut st = State {
             cand: [0; MAX_CELLS],
@@ -103,7 +94,6 @@ impl<'a> Search<'a> {
         for i in 0..cages.virtuals.len() {
             search.vdirty |= 1 << i;
         }
-        search.stats.nodes = 1;
         let start = givens.iter().enumerate().try_for_each(|(c, &v)| match v {
             0 => Ok(()),
             v => search.set(&mut st, c, 1 << (v - 1)),
@@ -111,7 +101,7 @@ impl<'a> Search<'a> {
         if limit > 0 && start.is_ok() && search.propagate(&mut st).is_ok() {
             search.branch(&st);
         }
-        (search.stats, search.exhausted)
+        search.quota.finish()
     }
 
     #[inline(always)]
@@ -359,19 +349,15 @@ impl<'a> Search<'a> {
             }
         }
         if best == usize::MAX {
-            self.record(st);
-            return self.solutions.len() >= self.limit;
+            return self.record(st);
         }
         let mut rest = st.cand[best];
         while rest != 0 {
             let b = rest & rest.wrapping_neg();
             rest ^= b;
-            if self.stats.nodes >= self.max_nodes {
-                self.exhausted = true;
+            if !self.quota.spend_node() {
                 return true;
             }
-            self.stats.guesses += 1;
-            self.stats.nodes += 1;
             let mut child = *st;
             let ok = self.set(&mut child, best, b).is_ok() && self.propagate(&mut child).is_ok();
             if ok {
@@ -387,13 +373,14 @@ impl<'a> Search<'a> {
         false
     }
 
-    fn record(&mut self, st: &State) {
+    /// Keep the solved state; true once enough solutions are kept.
+    fn record(&mut self, st: &State) -> bool {
         let values = st.cand[..self.layout.cells]
             .iter()
             .map(|&x| digit_of(x) as u8)
             .collect();
         let grid =
             Grid::from_values(self.layout.n, values).expect("a solved state holds digits 1..=N");
-        self.solutions.push(grid);
+        self.quota.record(grid)
     }
 }
