@@ -17,6 +17,23 @@ fn sp(dir: &Path, args: &[&str]) -> Output {
         .expect("failed to start sudoku-press")
 }
 
+/// `generate --variant V --size N --count C [--seed S]`.
+fn gen<'a>(variant: &'a str, size: &'a str, count: &'a str, seed: Option<&'a str>) -> Vec<&'a str> {
+    let mut args = vec![
+        "generate",
+        "--variant",
+        variant,
+        "--size",
+        size,
+        "--count",
+        count,
+    ];
+    if let Some(seed) = seed {
+        args.extend(["--seed", seed]);
+    }
+    args
+}
+
 /// Run and require success; returns stderr.
 fn ok(dir: &Path, args: &[&str]) -> String {
     let out = sp(dir, args);
@@ -125,17 +142,7 @@ fn output_is_the_same_with_one_or_two_threads_and_any_chunk_size() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (variant, size) in [("killer", "4"), ("classic", "3")] {
-        let common = [
-            "generate",
-            "--variant",
-            variant,
-            "--size",
-            size,
-            "--count",
-            "40",
-            "--seed",
-            "3",
-        ];
+        let common = gen(variant, size, "40", Some("3"));
         let mut one = common.to_vec();
         one.extend(["--threads", "1", "--chunk-size", "7", "--db", "one.db"]);
         let mut two = common.to_vec();
@@ -157,18 +164,7 @@ fn canonical_duplicates_are_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // 3x3 "sudoku" (boxes are rows) has few puzzles: a batch of 40 repeats some.
-    let summary = ok(
-        d,
-        &[
-            "generate",
-            "--variant",
-            "classic",
-            "--size",
-            "3",
-            "--count",
-            "40",
-        ],
-    );
+    let summary = ok(d, &gen("classic", "3", "40", None));
     let dups: u64 = summary
         .split("duplicates skipped ")
         .nth(1)
@@ -184,33 +180,9 @@ fn canonical_duplicates_are_skipped_and_counted() {
         "{stats}"
     );
     // The same run again adds nothing; a second seed skips what is already stored.
-    let again = ok(
-        d,
-        &[
-            "generate",
-            "--variant",
-            "classic",
-            "--size",
-            "3",
-            "--count",
-            "40",
-        ],
-    );
+    let again = ok(d, &gen("classic", "3", "40", None));
     assert!(again.contains("already complete"), "{again}");
-    let other = ok(
-        d,
-        &[
-            "generate",
-            "--variant",
-            "classic",
-            "--size",
-            "3",
-            "--count",
-            "40",
-            "--seed",
-            "2",
-        ],
-    );
+    let other = ok(d, &gen("classic", "3", "40", Some("2")));
     assert!(!other.contains("duplicates skipped 0,"), "{other}");
 }
 
@@ -219,17 +191,7 @@ fn shards_merge_into_the_single_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (variant, size) in [("classic", "3"), ("killer", "4")] {
-        let common = [
-            "generate",
-            "--variant",
-            variant,
-            "--size",
-            size,
-            "--count",
-            "31",
-            "--seed",
-            "9",
-        ];
+        let common = gen(variant, size, "31", Some("9"));
         let mut single = common.to_vec();
         single.extend(["--db", "single.db"]);
         ok(d, &single);
