@@ -31,6 +31,9 @@ pub mod rating;
 pub mod solver;
 pub mod transform;
 
+#[cfg(test)]
+mod test_support;
+
 // Library adapters.
 pub mod export;
 pub mod format;

@@ -2,76 +2,20 @@
 
 use super::*;
 use crate::cage::Cage;
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::Geometry;
+use crate::test_support::{self, random_boxed_solution};
 use proptest::prelude::*;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
-
-/// A solved grid for a boxed geometry: the shifted-rows pattern, digits relabelled at random.
-fn solved_grid(geometry: &Geometry, rng: &mut Pcg64) -> Grid {
-    let n = geometry.size();
-    let (rows, cols) = geometry.box_shape().expect("boxed geometry");
-    let mut labels: Vec<u8> = (1..=n as u8).collect();
-    labels.shuffle(rng);
-    let values = (0..n * n)
-        .map(|i| {
-            let (r, c) = (i / n, i % n);
-            labels[(r * cols + r / rows + c) % n]
-        })
-        .collect();
-    Grid::from_values(n, values).expect("pattern digits are in range")
-}
-
-/// Random connected cages with distinct digits in `solution`, covering each cell with probability
-/// `cover` (all cells when `cover` is 1), sums taken from the solution.
-fn random_cages(geometry: &Geometry, solution: &Grid, cover: f64, rng: &mut Pcg64) -> Vec<Cage> {
-    let mut taken = vec![false; geometry.cell_count()];
-    let mut order: Vec<Cell> = geometry.cells().collect();
-    order.shuffle(rng);
-    let mut cages = Vec::new();
-    for start in order {
-        if taken[start.as_index()] || !rng.random_bool(cover) {
-            continue;
-        }
-        taken[start.as_index()] = true;
-        let mut cells = vec![start];
-        let target = rng.random_range(1..=4);
-        while cells.len() < target {
-            let digits: Vec<_> = cells.iter().map(|&c| solution.get(c)).collect();
-            let next = cells
-                .iter()
-                .flat_map(|&c| geometry.neighbours(c))
-                .find(|&c| !taken[c.as_index()] && !digits.contains(&solution.get(c)));
-            let Some(next) = next else { break };
-            taken[next.as_index()] = true;
-            cells.push(next);
-        }
-        let sum = cells
-            .iter()
-            .filter_map(|&c| solution.get(c))
-            .map(|d| d.get() as u16)
-            .sum();
-        cages.push(Cage::new(sum, cells));
-    }
-    cages
-}
 
 /// A random valid puzzle: a size, givens drawn from a solution, and (if `killer`) cages.
 fn random_puzzle(seed: u64, size: usize, killer: bool, givens: bool, cover: f64) -> Puzzle {
     let mut rng = Pcg64::seed_from_u64(seed);
     let geometry = Geometry::standard(size).unwrap();
-    let solution = solved_grid(&geometry, &mut rng);
-    let values = solution
-        .values()
-        .iter()
-        .map(|&v| if givens && rng.random_bool(0.3) { v } else { 0 })
-        .collect();
-    let cages = match killer {
-        true => random_cages(&geometry, &solution, cover, &mut rng),
-        false => Vec::new(),
-    };
-    Puzzle::new(geometry, Grid::from_values(size, values).unwrap(), cages).unwrap()
+    let solution = random_boxed_solution(&geometry, &mut rng);
+    let cover = if killer { cover } else { 0.0 };
+    let given = if givens { 0.3 } else { 0.0 };
+    test_support::random_puzzle(&geometry, &solution, cover, given, &mut rng)
 }
 
 fn read_one(text: &[u8], format: Format) -> Puzzle {
