@@ -6,7 +6,7 @@ use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use sudoku_press::format::{Entry, Reader};
-use sudoku_press::solver::bench::{measure, BenchResult};
+use sudoku_press::pipeline::bench::{measure, BenchResult};
 use sudoku_press::Puzzle;
 
 /// Flags of `bench`.

@@ -1,6 +1,6 @@
 //! The production pipeline, the only place that knows rayon: work items in chunks, generated in
 //! parallel, committed in item order by one writer while the next chunk is being generated
-//! (`solve` holds the same shape for solving a stream of puzzles).
+//! (`solve` holds the same shape for solving a stream of puzzles; `bench` times the solver).
 //!
 //! Work item `i` of a run is `generate_puzzle(generator settings, seed, i)` and depends on nothing
 //! else, so the stored content is the same for any thread count, chunk size or sharding. Chunks
@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
+pub mod bench;
 pub mod solve;
 
 /// Why a run stopped.

@@ -9,7 +9,6 @@
 //! per-puzzle buffers, so repeated calls on one geometry allocate nothing but the solutions they
 //! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
 
-pub mod bench;
 mod cages;
 mod combos;
 mod innies;

@@ -1,8 +1,8 @@
 //! Throughput measurement: count solutions (up to 2) over a set of puzzles, one thread, repeated
 //! until a minimum time has passed so short sets still give a stable figure.
 
-use super::Solver;
 use crate::puzzle::Puzzle;
+use crate::solver::Solver;
 use std::time::{Duration, Instant};
 
 /// What one measured set gave.
