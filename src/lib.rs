@@ -24,6 +24,7 @@ pub mod cage;
 pub mod canonical;
 pub mod check;
 pub mod generator;
+pub mod grader;
 pub mod geometry;
 pub mod grid;
 pub mod puzzle;
