@@ -24,8 +24,8 @@ pub mod cage;
 pub mod canonical;
 pub mod check;
 pub mod generator;
-pub mod grader;
 pub mod geometry;
+pub mod grader;
 pub mod grid;
 pub mod puzzle;
 pub mod rating;
@@ -38,6 +38,7 @@ mod test_support;
 // Library adapters.
 pub mod export;
 pub mod format;
+pub mod output;
 pub mod pipeline;
 pub mod settings;
 pub mod store;

@@ -22,6 +22,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate puzzles into a SQLite database.
+    #[command(after_help = generate::AFTER_HELP)]
     Generate(generate::Args),
     /// Solve puzzles (or count their solutions).
     Solve(solve::Args),
@@ -42,7 +43,7 @@ enum Command {
 pub fn run() -> anyhow::Result<ExitCode> {
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match Cli::parse().command {
-        Command::Generate(args) => done(generate::run(args)),
+        Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Merge(args) => done(merge::run(args)),
