@@ -134,11 +134,12 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     stop
 }
 
-/// Progress: a bar on a terminal, otherwise a plain line every `LOG_EVERY` (cron, CI, log files).
+/// Progress: a bar on a terminal, otherwise a plain line every few seconds (cron, CI, log files).
 /// Rate and ETA count only this invocation's items, so a resumed run shows its real speed.
 struct Meter {
     bar: ProgressBar,
     log: Option<Mutex<Instant>>,
+    every: Duration,
     name: String,
     total: u64,
     started: Instant,
@@ -150,8 +151,15 @@ struct Meter {
     tally: Mutex<String>,
 }
 
-/// How often a plain progress line is written when stderr is not a terminal.
-const LOG_EVERY: Duration = Duration::from_secs(10);
+/// How often a plain progress line is written when stderr is not a terminal: every 10 s, or every
+/// `SUDOKU_PRESS_PROGRESS_EVERY` seconds (0: at every item and commit).
+fn log_every() -> Duration {
+    std::env::var("SUDOKU_PRESS_PROGRESS_EVERY")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(Duration::from_secs(10), Duration::from_secs_f64)
+}
 
 impl Meter {
     fn new(plan: &Plan) -> Meter {
@@ -166,6 +174,7 @@ impl Meter {
         Meter {
             bar,
             log: (!terminal).then(|| Mutex::new(Instant::now())),
+            every: log_every(),
             name: describe(plan),
             total,
             started: Instant::now(),
@@ -202,11 +211,11 @@ impl Meter {
         self.maybe_log();
     }
 
-    /// A plain progress line, at most every `LOG_EVERY`, when there is no terminal.
+    /// A plain progress line, at most every `self.every`, when there is no terminal.
     fn maybe_log(&self) {
         let Some(last) = &self.log else { return };
         let Ok(mut last) = last.lock() else { return };
-        if last.elapsed() < LOG_EVERY {
+        if last.elapsed() < self.every {
             return;
         }
         *last = Instant::now();

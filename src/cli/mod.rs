@@ -7,6 +7,7 @@ mod generate;
 mod merge;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -34,6 +35,8 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
+    /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
+    Verify(verify::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
@@ -49,6 +52,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Merge(args) => done(merge::run(args)),
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
+        Command::Verify(args) => verify::run(args),
         Command::Bench(args) => done(bench::run(args)),
     }
 }

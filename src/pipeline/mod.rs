@@ -19,6 +19,7 @@ use thiserror::Error;
 
 pub mod bench;
 pub mod solve;
+pub mod verify;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -296,7 +297,10 @@ mod tests {
         assert_eq!(next_chunk_size(100, s(10), 4, 256), 30);
         // Fast items grow at most fourfold a step, up to chunk_size.
         assert_eq!(next_chunk_size(2, Duration::from_millis(1), 2, 256), 8);
-        assert_eq!(next_chunk_size(200, Duration::from_millis(100), 2, 256), 256);
+        assert_eq!(
+            next_chunk_size(200, Duration::from_millis(100), 2, 256),
+            256
+        );
         // chunk_size 1 is honoured even with many threads.
         assert_eq!(next_chunk_size(1, s(1), 8, 1), 1);
     }

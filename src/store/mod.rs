@@ -212,6 +212,9 @@ impl Store {
     /// Open an existing database to read. On read-only media, where SQLite cannot make the
     /// shared-memory file WAL mode needs, a file without pending WAL content is read as immutable.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         if !path.is_file() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }

@@ -3,4 +3,5 @@
 mod common;
 mod data_sets;
 mod generate_cli;
+mod robustness;
 mod solve_cli;
