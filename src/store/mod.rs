@@ -34,11 +34,13 @@ pub mod codec;
 mod merge;
 mod read;
 mod schema;
+mod select;
 mod write;
 
 pub use merge::{merge, MergeReport};
 pub use read::{StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+pub use select::{Query, ISSUES_TABLE};
 pub use write::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, RunState};
 
 use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};

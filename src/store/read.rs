@@ -98,7 +98,7 @@ impl Store {
         Ok(())
     }
 
-    fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
+    pub(super) fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
         let get_err = |e| self.err(e);
         let id: i64 = row.get(0).map_err(get_err)?;
         let bad = |column, value: String| StoreError::BadRow {
