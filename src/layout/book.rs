@@ -174,7 +174,7 @@ pub enum LayoutError {
     #[error("the book has no puzzles")]
     Empty,
     /// The cells would be too small to read.
-    #[error("impossible layout: {per_page} {what} puzzles a page on {trim} give {cell:.1} pt cells, they need at least {min} pt; {hint}")]
+    #[error("impossible layout: {what} puzzles {per_page} a page on {trim} get {cell:.1} pt cells, they need at least {min} pt; {hint}")]
     TooSmall {
         /// Puzzles a page asked for.
         per_page: usize,

@@ -133,7 +133,7 @@ pub fn thin_line(c: f32) -> f32 {
 
 /// Width of box and region lines (and the border) for cell side `c`.
 pub fn thick_line(c: f32) -> f32 {
-    (0.075 * c).max(2.0 * MIN_LINE)
+    (0.08 * c).max(1.8)
 }
 
 /// Size of a cage sum for cell side `c`: a quarter of the cell, but never under KDP's 7 pt.
@@ -253,9 +253,9 @@ pub fn draw_grid(
         let Some(d) = solution.and_then(|s| s.get(cell)).or(givens.get(cell)) else {
             continue;
         };
-        let two = d.get() >= 10;
-        // In a killer the sum sits in the top-left corner: a smaller digit, lower down.
-        let (size, centre) = match (killer, two) {
+        // In a killer the sum sits in the top-left corner: a smaller digit, lower down. Grids
+        // with two-digit numbers set every digit smaller, so all digits of a grid match.
+        let (size, centre) = match (killer, n > 9) {
             (false, false) => (0.6 * c, 0.5),
             (false, true) => (0.5 * c, 0.5),
             (true, _) => (0.45 * c, 0.6),
