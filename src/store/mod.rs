@@ -34,23 +34,16 @@ pub mod codec;
 mod merge;
 mod read;
 mod schema;
-<<<<<<< HEAD
-mod verify;
-=======
 mod select;
->>>>>>> book
+mod verify;
 mod write;
 
 pub use merge::{merge, MergeReport};
 pub use read::{StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
-<<<<<<< HEAD
+pub use select::{Query, ISSUES_TABLE};
 pub use verify::{solution_problem, CheckedRow};
 pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
-=======
-pub use select::{Query, ISSUES_TABLE};
-pub use write::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, RunState};
->>>>>>> book
 
 use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
 use std::path::{Path, PathBuf};
