@@ -2,5 +2,6 @@
 
 mod common;
 mod data_sets;
+mod export_links_cli;
 mod generate_cli;
 mod solve_cli;
