@@ -37,6 +37,7 @@ mod test_support;
 
 // Library adapters.
 pub mod export;
+pub mod feed;
 pub mod format;
 pub mod pipeline;
 pub mod settings;

@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod export;
+mod feed;
 mod generate;
 mod merge;
 mod solve;
@@ -33,6 +34,8 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
+    /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
+    Feed(feed::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
@@ -48,6 +51,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Merge(args) => done(merge::run(args)),
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
+        Command::Feed(args) => done(feed::run(args)),
         Command::Bench(args) => done(bench::run(args)),
     }
 }

@@ -3,5 +3,6 @@
 mod common;
 mod data_sets;
 mod export_links_cli;
+mod feed_cli;
 mod generate_cli;
 mod solve_cli;
