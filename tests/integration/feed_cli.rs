@@ -393,3 +393,36 @@ impl SpawnCaptured for std::process::Command {
             .unwrap()
     }
 }
+
+#[test]
+fn generate_tops_up_a_short_pool_the_same_way_twice() {
+    let days: Vec<Vec<(String, Vec<u8>)>> = (0..2)
+        .map(|_| {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            ok(
+                d,
+                &["generate", "--seed", "3", "--count", "4", "--db", "p.db"],
+            );
+            std::fs::write(d.join("s.toml"), SCHEDULE).unwrap();
+            let short = fails(d, &feed("2026-11-29", "out"));
+            assert!(short.contains("no unissued killer-9-expert"), "{short}");
+            let mut args = feed("2026-11-29", "out");
+            args.extend(["--generate", "--seed", "11"]);
+            let report = ok(d, &args);
+            assert!(
+                report.contains("--generate: killer 9x9 seed 11, items 0..64"),
+                "{report}"
+            );
+            assert!(
+                report.contains("test 2026-11-29 #29: issued 2 puzzles"),
+                "{report}"
+            );
+            // Stock now covers the next --stock-days (14) days: no generation the second time.
+            let again = ok(d, &args);
+            assert!(!again.contains("--generate:"), "{again}");
+            files(&d.join("out"))
+        })
+        .collect();
+    assert_eq!(days[0], days[1]);
+}
