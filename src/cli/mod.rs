@@ -5,6 +5,7 @@ mod check;
 mod export;
 mod generate;
 mod merge;
+mod rate;
 mod solve;
 mod stats;
 
@@ -33,6 +34,8 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
+    /// Grade puzzles the way people solve them: level, score, techniques.
+    Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
@@ -49,6 +52,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
         Command::Bench(args) => done(bench::run(args)),
+        Command::Rate(args) => rate::run(args),
     }
 }
 

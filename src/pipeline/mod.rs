@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 pub mod bench;
+pub mod rate;
 pub mod solve;
 
 /// Why a run stopped.
