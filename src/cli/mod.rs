@@ -8,6 +8,7 @@ mod feed;
 mod generate;
 mod merge;
 mod render;
+mod rate;
 mod solve;
 mod stats;
 mod verify;
@@ -42,6 +43,8 @@ enum Command {
     Verify(verify::Args),
     /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
     Feed(feed::Args),
+    /// Grade puzzles the way people solve them: level, score, techniques.
+    Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
     /// Write a print-ready PDF book of puzzles from a database.
@@ -66,6 +69,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => done(bench::run(args)),
         Command::Book(args) => done(book::run(args)),
         Command::Render(args) => done(render::run(args)),
+        Command::Rate(args) => rate::run(args),
     }
 }
 
