@@ -39,6 +39,7 @@ mod test_support;
 pub mod export;
 pub mod feed;
 pub mod format;
+pub mod output;
 pub mod pipeline;
 pub mod settings;
 pub mod store;

@@ -8,6 +8,7 @@ mod generate;
 mod merge;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate puzzles into a SQLite database.
+    #[command(after_help = generate::AFTER_HELP)]
     Generate(generate::Args),
     /// Solve puzzles (or count their solutions).
     Solve(solve::Args),
@@ -36,6 +38,8 @@ enum Command {
     Stats(stats::Args),
     /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
     Feed(feed::Args),
+    /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
+    Verify(verify::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
 }
@@ -45,13 +49,14 @@ enum Command {
 pub fn run() -> anyhow::Result<ExitCode> {
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match Cli::parse().command {
-        Command::Generate(args) => done(generate::run(args)),
+        Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Merge(args) => done(merge::run(args)),
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
         Command::Feed(args) => done(feed::run(args)),
+        Command::Verify(args) => verify::run(args),
         Command::Bench(args) => done(bench::run(args)),
     }
 }

@@ -48,7 +48,10 @@ pub enum FeedError {
     /// `--generate` could not make puzzles.
     #[error("--generate: {0}")]
     Generate(String),
-    /// An output file or directory that cannot be written.
+    /// An output file that cannot be written.
+    #[error(transparent)]
+    Output(#[from] crate::output::OutputError),
+    /// An output directory that cannot be written.
     #[error("{path}: cannot write ({source}); choose another --out or fix its permissions")]
     Write {
         /// The file or directory.
@@ -139,7 +142,7 @@ pub fn run_day(
         .map(|r| &r.slot)
         .ne(requests.iter().map(|r| &r.slot));
     let puzzles = load(store, date, rows)?;
-    let mut files = output::write_day(out, config, date, &puzzles)?;
+    let mut files = output::write_day(out, config, date, &puzzles, &[store.path()])?;
     // The index shows the newest days up to the newest issued one; re-running an older day
     // leaves it alone (rewriting it as of that day would drop the days after it).
     let newest = store.issued_dates(&config.name, "9999-12-31", 1)?;

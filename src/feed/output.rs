@@ -7,6 +7,7 @@ use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
 use crate::export::fpuzzles;
 use crate::format::jsonl::to_object;
+use crate::output::AtomicFile;
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -37,24 +38,12 @@ pub fn prepare_dir(dir: &Path) -> Result<(), FeedError> {
     std::fs::remove_file(&probe).map_err(write_error(dir))
 }
 
-/// Write `bytes` to `path` through a temporary file in the same directory and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<PathBuf, FeedError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(write_error(path)(e));
-    }
+/// Write `bytes` to `path` through a temporary file in the same directory and a rename
+/// (`output::AtomicFile`); `protected` (the database) is never overwritten.
+pub fn write_atomic(path: &Path, bytes: &[u8], protected: &[&Path]) -> Result<PathBuf, FeedError> {
+    let mut file = AtomicFile::create(path, protected)?;
+    file.write_all(bytes).map_err(|e| file.write_error(e))?;
+    file.commit()?;
     Ok(path.to_path_buf())
 }
 
@@ -200,14 +189,20 @@ pub fn write_day(
     config: &FeedConfig,
     date: Date,
     puzzles: &[DayPuzzle],
+    protected: &[&Path],
 ) -> Result<Vec<PathBuf>, FeedError> {
     let mut json = day_json(config, date, puzzles).to_string();
     json.push('\n');
     Ok(vec![
-        write_atomic(&out.join(format!("{date}.json")), json.as_bytes())?,
+        write_atomic(
+            &out.join(format!("{date}.json")),
+            json.as_bytes(),
+            protected,
+        )?,
         write_atomic(
             &out.join(format!("{date}.html")),
             day_html(config, date, puzzles).as_bytes(),
+            protected,
         )?,
     ])
 }
@@ -309,11 +304,16 @@ pub fn write_index(
     last: Date,
 ) -> Result<Vec<PathBuf>, FeedError> {
     let entries = entries(store, config, last)?;
+    let protected = [store.path()];
     let mut feed = serde_json::to_string_pretty(&json_feed(config, &entries)).unwrap_or_default();
     feed.push('\n');
     Ok(vec![
-        write_atomic(&out.join("feed.json"), feed.as_bytes())?,
-        write_atomic(&out.join("rss.xml"), rss(config, &entries).as_bytes())?,
+        write_atomic(&out.join("feed.json"), feed.as_bytes(), &protected)?,
+        write_atomic(
+            &out.join("rss.xml"),
+            rss(config, &entries).as_bytes(),
+            &protected,
+        )?,
     ])
 }
 
@@ -333,14 +333,18 @@ mod tests {
     fn atomic_write_replaces_whole_files_and_leaves_no_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
+        write_atomic(&path, b"one", &[]).unwrap();
+        write_atomic(&path, b"two", &[]).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         let missing = dir.path().join("no/such/dir/b.json");
         assert!(matches!(
-            write_atomic(&missing, b"x"),
-            Err(FeedError::Write { .. })
+            write_atomic(&missing, b"x", &[]),
+            Err(FeedError::Output(_))
+        ));
+        assert!(matches!(
+            write_atomic(&path, b"x", &[path.as_path()]),
+            Err(FeedError::Output(_))
         ));
     }
 }

@@ -110,5 +110,6 @@ fn generate(
     let plan = settings
         .validate("feed --generate", &Origin::Defaults)
         .map_err(|e| fail(e.to_string()))?;
-    pipeline::run(store, &plan, |_| {}).map_err(|e| fail(e.to_string()))
+    let never = std::sync::atomic::AtomicBool::new(false);
+    pipeline::run(store, &plan, &never, |_| {}).map_err(|e| fail(e.to_string()))
 }

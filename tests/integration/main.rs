@@ -5,4 +5,5 @@ mod data_sets;
 mod export_links_cli;
 mod feed_cli;
 mod generate_cli;
+mod robustness;
 mod solve_cli;
