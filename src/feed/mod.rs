@@ -1,6 +1,6 @@
-//! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issued` so
+//! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issues` so
 //! none (nor any puzzle equal under the canonical form) is ever given out twice, and written as
-//! the day's JSON and HTML (and PDF) plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
+//! the day's JSON, HTML (with SVG pictures) and PDF plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
 //!
 //! A run is a pure function of (database, schedule, date): no clock is read, so re-running an
 //! issued date re-emits the same bytes, and an issued date is never drawn again. The index lists
@@ -48,6 +48,9 @@ pub enum FeedError {
     /// `--generate` could not make puzzles.
     #[error("--generate: {0}")]
     Generate(String),
+    /// The day's PDF cannot be laid out or written.
+    #[error("the day's PDF: {0}")]
+    Render(String),
     /// An output file that cannot be written.
     #[error(transparent)]
     Output(#[from] crate::output::OutputError),
@@ -64,7 +67,7 @@ pub enum FeedError {
 /// A day's puzzle with its record.
 #[derive(Clone, Debug)]
 pub struct DayPuzzle {
-    /// The `issued` row.
+    /// The `issues` row.
     pub issued: Issued,
     /// The stored puzzle.
     pub stored: StoredPuzzle,

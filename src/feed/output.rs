@@ -1,5 +1,5 @@
-//! The feed's files: `<date>.json` (for apps), `<date>.html` (a page with the puzzles and their
-//! links), and the index of the recent days, `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0).
+//! The feed's files: `<date>.json` (for apps), `<date>.html` (a page with the puzzles drawn as
+//! SVG, their links and solutions), `<date>.pdf` (the day printable, with answers), and the index of the recent days, `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0).
 //! Each file is written to a temporary name in the same directory and renamed into place, so a
 //! reader sees the old file or the new one, never half of one. Nothing in them depends on the clock.
 
@@ -7,7 +7,9 @@ use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
 use crate::export::fpuzzles;
 use crate::format::jsonl::to_object;
+use crate::layout::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
 use crate::output::AtomicFile;
+use crate::render::{book_pdf, puzzle_picture, write_svg};
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -164,6 +166,7 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
             variant = escape(&s.variant),
             level = escape(&s.level),
         ));
+        html.push_str(&write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)));
         let links = links(config, p);
         if let (Some(pad), Some(fp)) = (links["sudokupad"].as_str(), links["fpuzzles"].as_str()) {
             html.push_str(&format!(
@@ -173,7 +176,8 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
             ));
         }
         html.push_str(&format!(
-            "<details><summary>Solution</summary><pre>{}</pre></details>\n</section>\n",
+            "<details><summary>Solution</summary>\n{}<pre>{}</pre></details>\n</section>\n",
+            write_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
             solution_text(p)
         ));
     }
@@ -183,7 +187,55 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
     html
 }
 
-/// Write the day's JSON and HTML; returns the paths.
+/// The day as a printable PDF (8.5x11 in, as many puzzles a page as stay readable, answers at
+/// the end), drawn by the book renderer.
+pub fn day_pdf(
+    config: &FeedConfig,
+    date: Date,
+    puzzles: &[DayPuzzle],
+) -> Result<Vec<u8>, FeedError> {
+    let number = puzzles
+        .first()
+        .map_or(config.number(date), |p| p.issued.number);
+    let title = format!(
+        "{} #{number} — {} {date}",
+        config.title,
+        WEEKDAY_NAMES[date.weekday()]
+    );
+    let entries: Vec<BookEntry> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| BookEntry {
+            number: i + 1,
+            level: p.stored.level.clone(),
+            puzzle: &p.stored.puzzle,
+            solution: &p.stored.solution,
+        })
+        .collect();
+    let sections = [Section {
+        title: date.to_string(),
+        entries,
+    }];
+    let trim = Trim::parse("8.5x11").map_err(|e| FeedError::Render(e.to_string()))?;
+    let mut last = String::new();
+    for per_page in [4, 2, 1] {
+        let settings = BookSettings {
+            title: title.clone(),
+            trim: trim.clone(),
+            per_page,
+            bleed: false,
+            shade: false,
+            answers: Answers::End,
+        };
+        match book_pdf(&settings, &sections) {
+            Ok(bytes) => return Ok(bytes),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(FeedError::Render(last))
+}
+
+/// Write the day's JSON, HTML and PDF; returns the paths.
 pub fn write_day(
     out: &Path,
     config: &FeedConfig,
@@ -202,6 +254,11 @@ pub fn write_day(
         write_atomic(
             &out.join(format!("{date}.html")),
             day_html(config, date, puzzles).as_bytes(),
+            protected,
+        )?,
+        write_atomic(
+            &out.join(format!("{date}.pdf")),
+            &day_pdf(config, date, puzzles)?,
             protected,
         )?,
     ])

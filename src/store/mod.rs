@@ -25,9 +25,9 @@
 //! `run`, `first_pos`, `end_pos` (positions in the shard's sequence, end exclusive; position `p` of
 //! shard `I/N` is work item `p * N + I`), `stored`, `duplicates`, `rejected`, `wall_micros`.
 //!
-//! `issued` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
+//! `issues` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
 //! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
-//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
+//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUES`.
 //!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
@@ -39,6 +39,7 @@ mod issued;
 mod merge;
 mod read;
 mod schema;
+mod select;
 mod verify;
 mod write;
 
@@ -46,6 +47,7 @@ pub use issued::{DayIssue, IssueRequest, Issued};
 pub use merge::{merge, MergeReport};
 pub use read::{StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+pub use select::{Query, ISSUES_TABLE};
 pub use verify::{solution_problem, CheckedRow};
 pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
 
