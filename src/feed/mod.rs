@@ -1,4 +1,4 @@
-//! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issues` so
+//! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issued` so
 //! none (nor any puzzle equal under the canonical form) is ever given out twice, and written as
 //! the day's JSON, HTML (with SVG pictures) and PDF plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
 //!
@@ -67,7 +67,7 @@ pub enum FeedError {
 /// A day's puzzle with its record.
 #[derive(Clone, Debug)]
 pub struct DayPuzzle {
-    /// The `issues` row.
+    /// The `issued` row.
     pub issued: Issued,
     /// The stored puzzle.
     pub stored: StoredPuzzle,

@@ -1,4 +1,4 @@
-//! The `issues` table: which puzzles the feed and the books have given out. Every draw happens in
+//! The `issued` table: which puzzles the feed and the books have given out. Every draw happens in
 //! one `BEGIN IMMEDIATE` transaction, so two processes issuing the same day cannot both draw.
 
 use super::{Store, StoreError};
@@ -51,7 +51,7 @@ pub enum DayIssue {
 }
 
 const UNISSUED: &str = "FROM puzzles p WHERE p.variant = ?1 AND p.size = ?2 AND p.level = ?3
-    AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.canonical_key = p.canonical_key)";
+    AND NOT EXISTS (SELECT 1 FROM issued i WHERE i.canonical_key = p.canonical_key)";
 
 fn row_to_issued(row: &rusqlite::Row) -> rusqlite::Result<Issued> {
     Ok(Issued {
@@ -110,7 +110,7 @@ impl Store {
                 });
             };
             tx.execute(
-                "INSERT INTO issues (puzzle, canonical_key, source, channel, date, slot, position, number)
+                "INSERT INTO issued (puzzle, canonical_key, source, channel, date, slot, position, number)
                  VALUES (?1, ?2, 'feed', ?3, ?4, ?5, ?6, ?7)",
                 params![puzzle, key, channel, date, slot.slot, position as i64, number],
             )
@@ -133,7 +133,7 @@ impl Store {
         date: &str,
     ) -> rusqlite::Result<Vec<Issued>> {
         let mut stmt = conn.prepare(
-            "SELECT puzzle, date, slot, position, number FROM issues
+            "SELECT puzzle, date, slot, position, number FROM issued
              WHERE channel = ?1 AND date = ?2 ORDER BY position",
         )?;
         let rows = stmt.query_map(params![channel, date], row_to_issued)?;
@@ -161,7 +161,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT DISTINCT date FROM issues WHERE channel = ?1 AND source = 'feed'
+                "SELECT DISTINCT date FROM issued WHERE channel = ?1 AND source = 'feed'
                  AND date <= ?2 ORDER BY date DESC LIMIT ?3",
             )
             .map_err(|e| self.err(e))?;
@@ -203,7 +203,7 @@ impl Store {
         for (position, (section, puzzle, number)) in entries.iter().enumerate() {
             let inserted = tx
                 .execute(
-                    "INSERT OR IGNORE INTO issues (puzzle, canonical_key, source, channel, date, slot, position, number)
+                    "INSERT OR IGNORE INTO issued (puzzle, canonical_key, source, channel, date, slot, position, number)
                      SELECT id, canonical_key, 'book', ?2, NULL, ?3, ?4, ?5 FROM puzzles WHERE id = ?1",
                     params![puzzle, channel, section, position as i64, number],
                 )
@@ -226,18 +226,18 @@ impl Store {
         }
         let mut stmt = self
             .conn
-            .prepare("SELECT p.id FROM puzzles p JOIN issues i ON i.canonical_key = p.canonical_key ORDER BY p.id")
+            .prepare("SELECT p.id FROM puzzles p JOIN issued i ON i.canonical_key = p.canonical_key ORDER BY p.id")
             .map_err(|e| self.err(e))?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
         rows.collect::<rusqlite::Result<_>>()
             .map_err(|e| self.err(e))
     }
 
-    /// Does this file have the `issues` table? (A revision-1 file opened read-only has not.)
+    /// Does this file have the `issued` table? (A revision-1 file opened read-only has not.)
     fn has_issued_table(&self) -> Result<bool, StoreError> {
         self.conn
             .query_row(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'issues'",
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'issued'",
                 [],
                 |_| Ok(()),
             )

@@ -25,9 +25,9 @@
 //! `run`, `first_pos`, `end_pos` (positions in the shard's sequence, end exclusive; position `p` of
 //! shard `I/N` is work item `p * N + I`), `stored`, `duplicates`, `rejected`, `wall_micros`.
 //!
-//! `issues` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
+//! `issued` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
 //! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
-//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUES`.
+//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
 //!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
@@ -200,11 +200,12 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         };
         let store = Self::connect(path, flags)?;
-        if !store.recognize()? {
+        if store.recognize()? {
+            store.upgrade()?;
+        } else {
             store.create_schema()?;
         }
         store.configure()?;
-        store.upgrade()?;
         Ok(store)
     }
 

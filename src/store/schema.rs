@@ -6,7 +6,7 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 ///
 /// Revisions (each adds to the one before; none changes an existing table):
 /// - 1: `runs`, `puzzles`, `chunks`, view `puzzle_origin`.
-/// - 2: `issues`, the puzzles given out by the feed or a book (see [`UPGRADES`]).
+/// - 2: `issued`, the puzzles given out by the feed or a book (see [`UPGRADES`]).
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
@@ -23,8 +23,8 @@ pub const OLDEST_READABLE: i32 = 1;
 /// (`YYYY-MM-DD`, NULL for books); `slot` the feed slot (`killer-9-hard`) or the book section;
 /// `position` is the puzzle's place in its day or book, from 0; `number` is the feed's day number or the
 /// book's puzzle number.
-pub const CREATE_ISSUES: &str = "
-CREATE TABLE issues (
+pub const CREATE_ISSUED: &str = "
+CREATE TABLE issued (
     puzzle        INTEGER PRIMARY KEY REFERENCES puzzles (id),
     canonical_key BLOB    NOT NULL UNIQUE,
     source        TEXT    NOT NULL CHECK (source IN ('feed', 'book')),
@@ -36,11 +36,11 @@ CREATE TABLE issues (
     issued_at     TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     UNIQUE (channel, date, slot, position)
 );
-CREATE INDEX issues_by_date ON issues (channel, date);
+CREATE INDEX issued_by_date ON issued (channel, date);
 ";
 
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
-pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUES)];
+pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED)];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
 pub const CREATE: &str = "

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 /// The table of issued puzzles (one row per puzzle id, column `puzzle`, and per canonical form,
 /// column `canonical_key`), written by the feed and by books that record what they print
 /// (schema revision 2). A revision-1 file opened read-only lacks it: nothing has been issued.
-pub const ISSUES_TABLE: &str = "issues";
+pub const ISSUES_TABLE: &str = "issued";
 
 /// The columns `Store::decode` reads, in its order.
 const COLUMNS: &str = "p.id, p.run, p.seed, p.idx, p.variant, p.size, p.box_rows, p.box_cols,
@@ -227,7 +227,7 @@ mod tests {
         let path = dir.path().join("sel.db");
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "INSERT INTO issues (puzzle, canonical_key, source, channel, slot, position, number)
+            "INSERT INTO issued (puzzle, canonical_key, source, channel, slot, position, number)
              SELECT id, canonical_key, 'book', 'vol1', '', 0, 1 FROM puzzles WHERE id = 1;",
         )
         .unwrap();

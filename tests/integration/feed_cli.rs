@@ -88,7 +88,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn issued(db: &Path) -> Vec<(i64, Option<String>, String)> {
     let conn = rusqlite::Connection::open(db).unwrap();
     let mut stmt = conn
-        .prepare("SELECT puzzle, date, slot FROM issues ORDER BY date, position")
+        .prepare("SELECT puzzle, date, slot FROM issued ORDER BY date, position")
         .unwrap();
     let rows = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -184,7 +184,7 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     assert_eq!(ids.len(), rows.len());
     let conn = rusqlite::Connection::open(d.join("p.db")).unwrap();
     let keys: i64 = conn
-        .query_row("SELECT count(DISTINCT p.canonical_key) FROM issues i JOIN puzzles p ON p.id = i.puzzle", [], |r| r.get(0))
+        .query_row("SELECT count(DISTINCT p.canonical_key) FROM issued i JOIN puzzles p ON p.id = i.puzzle", [], |r| r.get(0))
         .unwrap();
     assert_eq!(keys, 10);
     // The index holds the 3 newest days; re-running an older day leaves it alone.
@@ -298,7 +298,7 @@ fn a_revision_one_database_is_upgraded_and_books_share_the_table() {
     let db = d.join("p.db");
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("DROP TABLE issues; PRAGMA user_version = 1;")
+        conn.execute_batch("DROP TABLE issued; PRAGMA user_version = 1;")
             .unwrap();
     }
     // Read-only commands still read it as it is.
