@@ -103,7 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("{}: cannot read the book spec", path.display()))?;
             toml::from_str::<Spec>(&text).map_err(|e| {
-                anyhow::anyhow!("{}: bad book spec: {}", path.display(), e.message())
+                let line = e
+                    .span()
+                    .map(|s| format!(" line {}:", text[..s.start].matches('\n').count() + 1))
+                    .unwrap_or_default();
+                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), e.message())
             })?
         }
         None => Spec::default(),
@@ -261,12 +265,15 @@ fn choose(
             let what = describe(&q);
             let total = store.count_matching(&q)?;
             let issued = if q.exclude_issued { " unissued" } else { "" };
+            let short = if got.len() as u64 != total {
+                format!(" ({} left after earlier sections)", got.len())
+            } else {
+                String::new()
+            };
             bail!(
-                "section {title:?}: {} asks for {} {what} puzzles, {} has {total}{issued}{}; generate more or lower the count",
-                if q.level.is_some() { "level" } else { "it" },
+                "section {title:?} asks for {} {what} puzzles, {} has {total}{issued}{short}; generate more or lower the count",
                 q.count,
                 args.db.display(),
-                if got.len() as u64 != total { format!(" ({} left after earlier sections)", got.len()) } else { String::new() },
             );
         }
         taken.extend(got.iter().map(|p| p.id));
