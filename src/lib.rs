@@ -39,6 +39,7 @@ mod test_support;
 // Library adapters.
 pub mod export;
 pub mod format;
+pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod settings;

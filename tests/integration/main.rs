@@ -4,4 +4,5 @@ mod book_cli;
 mod common;
 mod data_sets;
 mod generate_cli;
+mod robustness;
 mod solve_cli;
