@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use sudoku_press::layout::book::{
     capitalised, gutter, layout_book, Answers, BookSettings, Entry, Section, Trim,
 };
+use sudoku_press::output::AtomicFile;
 use sudoku_press::render::write_pdf;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 
@@ -53,7 +54,7 @@ pub struct Args {
     /// The title on the title page.
     #[arg(long)]
     title: Option<String>,
-    /// Skip puzzles already issued by the feed or earlier books (the database's issues table).
+    /// Skip puzzles already issued by the feed or earlier books (the database's issued table).
     #[arg(long)]
     exclude_issued: bool,
     /// The PDF to write.
@@ -116,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("give the sections either in the spec file or with --level/--ids, not both");
     }
     let settings = settings(&args, &spec.book)?;
-    check_output(&args.output, &args.db)?;
+    let out = start_output(&args.output, &args.db)?;
     let store = Store::open_read_only(&args.db)?;
     let chosen = choose(&args, &spec, &store)?;
     let mut number = 0;
@@ -140,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let pages = layout_book(&settings, &sections)?;
     let bytes = write_pdf(&pages, &settings.title)?;
-    write_atomic(&args.output, &bytes)?;
+    finish_output(out, &bytes)?;
     eprintln!(
         "wrote {}: {number} puzzles, {} pages ({}, {} a page, gutter {} in)",
         args.output.display(),
@@ -317,26 +318,14 @@ fn describe(q: &Query) -> String {
     }
 }
 
-/// Fail early, before any work, when the output cannot be written where asked.
-pub(super) fn check_output(path: &Path, db: &Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        bail!(
-            "{}: is a directory; give a file path, e.g. {}/book.pdf",
-            path.display(),
-            path.display()
-        );
-    }
-    let same = path
-        .canonicalize()
-        .ok()
-        .is_some_and(|a| db.canonicalize().ok() == Some(a));
-    if same {
-        bail!(
-            "{}: -o names the database itself; choose another file",
-            path.display()
-        );
-    }
-    let dir = parent(path);
+/// Start the output file (a temporary file beside it, renamed on commit; dropped on error, so
+/// nothing half-written is left) before any work, so a path that cannot be written fails at once.
+/// The database is protected: `-o` may not name it, by any spelling.
+pub(super) fn start_output(path: &Path, db: &Path) -> anyhow::Result<AtomicFile> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     if !dir.is_dir() {
         bail!(
             "{}: the directory {} does not exist; create it or choose another path",
@@ -344,32 +333,11 @@ pub(super) fn check_output(path: &Path, db: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    Ok(())
+    Ok(AtomicFile::create(path, &[db])?)
 }
 
-fn parent(path: &Path) -> &Path {
-    path.parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-}
-
-/// Write `bytes` to `path` whole or not at all: a temporary file in the same directory, synced,
-/// then renamed over `path`.
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("{}: cannot write the output file", path.display()));
-    }
-    Ok(())
+/// Write `bytes` into `out` and rename it into place.
+pub(super) fn finish_output(mut out: AtomicFile, bytes: &[u8]) -> anyhow::Result<()> {
+    out.write_all(bytes).map_err(|e| out.write_error(e))?;
+    Ok(out.commit()?)
 }

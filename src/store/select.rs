@@ -5,9 +5,10 @@ use super::{Store, StoreError, StoredPuzzle};
 use rusqlite::types::Value;
 use std::collections::HashSet;
 
-/// The table of issued puzzles (one row per puzzle id, column `puzzle`), written by the feed and
-/// by books that record what they print. Until a database has it, nothing has been issued.
-pub const ISSUES_TABLE: &str = "issues";
+/// The table of issued puzzles (columns `puzzle` and `canonical_key`, a copy of the puzzle's),
+/// written by the feed and by books that record what they print (schema revision 2). Until a
+/// database has it, nothing has been issued.
+pub const ISSUES_TABLE: &str = "issued";
 
 /// The columns `Store::decode` reads, in its order.
 const COLUMNS: &str = "p.id, p.run, p.seed, p.idx, p.variant, p.size, p.box_rows, p.box_cols,
@@ -25,7 +26,7 @@ pub struct Query {
     pub level: Option<String>,
     /// How many (at most).
     pub count: usize,
-    /// Skip puzzles recorded in the issues table.
+    /// Skip puzzles recorded in the issued table (or equal to one under the canonical form).
     pub exclude_issued: bool,
 }
 
@@ -97,8 +98,8 @@ impl Store {
         })
     }
 
-    /// Does this database have the issues table yet?
-    pub fn has_issues_table(&self) -> Result<bool, StoreError> {
+    /// Does this database have the issued table yet (revision 2)?
+    fn issued_table_present(&self) -> Result<bool, StoreError> {
         self.conn
             .query_row(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
@@ -124,9 +125,10 @@ impl Store {
             params.push(Value::Text(l.clone()));
             sql.push_str(&format!(" AND p.level = ?{}", params.len()));
         }
-        if query.exclude_issued && self.has_issues_table()? {
+        if query.exclude_issued && self.issued_table_present()? {
             sql.push_str(&format!(
-                " AND NOT EXISTS (SELECT 1 FROM {ISSUES_TABLE} i WHERE i.puzzle = p.id)"
+                // Equal under the canonical form counts as issued too.
+                " AND NOT EXISTS (SELECT 1 FROM {ISSUES_TABLE} i WHERE i.canonical_key = p.canonical_key)"
             ));
         }
         Ok((sql, params))
@@ -148,7 +150,13 @@ mod tests {
         settings.run.db = path.clone();
         let plan = settings.validate("test", &Origin::Defaults).unwrap();
         let mut store = Store::open_or_create(&path).unwrap();
-        pipeline::run(&mut store, &plan, |_| {}).expect("generate");
+        pipeline::run(
+            &mut store,
+            &plan,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+        .expect("generate");
         drop(store);
         Store::open_read_only(&path).unwrap()
     }
@@ -211,7 +219,7 @@ mod tests {
     }
 
     #[test]
-    fn issued_puzzles_are_skipped_once_the_issues_table_exists() {
+    fn issued_puzzles_are_skipped_once_the_issued_table_exists() {
         let dir = tempfile::tempdir().unwrap();
         let store = store_with(4, dir.path());
         let q = Query {
@@ -220,12 +228,13 @@ mod tests {
             ..Query::default()
         };
         let before = store.select(&q, &HashSet::new()).unwrap().len();
-        assert!(!store.has_issues_table().unwrap());
+        assert!(!store.issued_table_present().unwrap());
         drop(store);
         let path = dir.path().join("sel.db");
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "CREATE TABLE issues (puzzle INTEGER PRIMARY KEY); INSERT INTO issues VALUES (1);",
+            "CREATE TABLE issued (puzzle INTEGER PRIMARY KEY, canonical_key BLOB NOT NULL UNIQUE);
+             INSERT INTO issued SELECT id, canonical_key FROM puzzles WHERE id = 1;",
         )
         .unwrap();
         drop(conn);
