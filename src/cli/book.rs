@@ -57,6 +57,10 @@ pub struct Args {
     /// Skip puzzles already issued by the feed or earlier books (the database's issued table).
     #[arg(long)]
     exclude_issued: bool,
+    /// Record the book's puzzles as issued under this name (implies --exclude-issued), so no
+    /// later book or feed day repeats them; all or nothing, in the same run that writes the PDF.
+    #[arg(long, value_name = "NAME")]
+    issue: Option<String>,
     /// The PDF to write.
     #[arg(short, long, value_name = "BOOK.pdf")]
     output: PathBuf,
@@ -118,7 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let settings = settings(&args, &spec.book)?;
     let out = start_output(&args.output, &args.db)?;
-    let store = Store::open_read_only(&args.db)?;
+    let mut store = match &args.issue {
+        Some(_) if !args.db.is_file() => bail!("{}: no such database", args.db.display()),
+        Some(_) => Store::open_or_create(&args.db)?,
+        None => Store::open_read_only(&args.db)?,
+    };
     let chosen = choose(&args, &spec, &store)?;
     let mut number = 0;
     let sections: Vec<Section> = chosen
@@ -141,6 +149,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let pages = layout_book(&settings, &sections)?;
     let bytes = write_pdf(&pages, &settings.title)?;
+    if let Some(channel) = &args.issue {
+        // Recorded before the PDF is renamed into place: a refusal leaves neither.
+        let entries: Vec<(String, i64, i64)> = chosen
+            .iter()
+            .flat_map(|(title, puzzles)| puzzles.iter().map(move |p| (title.clone(), p.id)))
+            .zip(1..)
+            .map(|((title, id), n)| (title, id, n))
+            .collect();
+        if let Err(refused) = store.issue_book(channel, &entries)? {
+            bail!(
+                "--issue {channel}: puzzle {} was issued before (by the feed or a book, or one equal to it); nothing was recorded or written",
+                refused.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
     finish_output(out, &bytes)?;
     eprintln!(
         "wrote {}: {number} puzzles, {} pages ({}, {} a page, gutter {} in)",
@@ -295,7 +318,7 @@ fn query(
         size,
         level,
         count,
-        exclude_issued: args.exclude_issued,
+        exclude_issued: args.exclude_issued || args.issue.is_some(),
     }
 }
 
