@@ -15,6 +15,9 @@ pub struct Args {
     /// Format of the puzzle file: seed, plain, jsonl or sudocue [default: detected].
     #[arg(long, value_name = "F")]
     format: Option<Format>,
+    /// Grid side N of a seed-format puzzle (the format has no size field).
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
     /// File holding exactly one puzzle.
     #[arg(value_name = "PUZZLE")]
     puzzle: String,
@@ -40,7 +43,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "PUZZLE and GRID cannot both be `-` (standard input): put one of them in a file"
         );
     }
-    let mut reader = Reader::new(open(&args.puzzle)?, args.format).context(args.puzzle.clone())?;
+    let mut reader = Reader::new(open(&args.puzzle)?, args.format)
+        .context(args.puzzle.clone())?
+        .with_size(args.size);
     let entry = reader
         .next()
         .unwrap_or(Err(FormatError::Empty))

@@ -525,3 +525,30 @@ fn an_interrupted_run_says_how_to_continue() {
     );
     assert_eq!(sp(d, &["verify", "--db", "i.db"]).status.code(), Some(0));
 }
+
+/// F14: a seed-format killer whose cages cover only 36 cells is read as 6x6; the error says the
+/// size was guessed, and `--size 9` reads it as it was meant.
+#[test]
+fn a_guessed_seed_size_is_named_and_size_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut seed = String::from("18\n");
+    for r in 0..6 {
+        for c in [0, 2, 4] {
+            let sum = if (r, c) == (0, 0) { 17 } else { 10 };
+            seed += &format!("2 {sum}\n{r} {c}\n{r} {}\n", c + 1);
+        }
+    }
+    std::fs::write(d.join("k.txt"), seed).unwrap();
+    let out = sp(d, &["solve", "--count", "k.txt"]);
+    assert_eq!(code(&out), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("read as 6x6") && err.contains("--size"),
+        "{err}"
+    );
+    let out = sp(d, &["solve", "--count", "--size", "9", "k.txt"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    // Read as 9x9, the cage of sum 17 is possible (8 + 9): an answer, not an input error.
+    assert!(["0\n", "1\n", "2\n"].contains(&text(&out.stdout).as_str()));
+}

@@ -64,9 +64,10 @@ fn path_str(p: &Path) -> &str {
 fn solves_the_seed_format() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "k4.txt", SEED_4X4);
+    let note = "note: line 1: read as 4x4 (the seed format has no size; its cages cover 16 cells); give --size N if the grid is larger\n";
     assert_eq!(
         run(&["solve", path_str(&file)]),
-        (0, SOLUTION_4X4.to_string(), String::new())
+        (0, SOLUTION_4X4.to_string(), note.to_string())
     );
     let (code, out, _) = run(&["solve", "--count", "--stats", path_str(&file)]);
     assert_eq!(code, 0);
