@@ -50,11 +50,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .next()
         .unwrap_or(Err(FormatError::Empty))
         .context(args.puzzle.clone())?;
-    if reader.next().is_some() {
-        anyhow::bail!(
+    match reader.next() {
+        None => {}
+        // Not a second puzzle but something unreadable after the first: say what and where.
+        Some(Err(err)) => {
+            return Err(err).context(format!(
+                "{}: after its puzzle (`check` takes a file with exactly one)",
+                args.puzzle
+            ))
+        }
+        Some(Ok(_)) => anyhow::bail!(
             "{}: holds more than one puzzle; `check` takes a file with exactly one",
             args.puzzle
-        );
+        ),
     }
     let grid =
         format::read_grid(open(&args.grid)?, entry.puzzle.size()).context(args.grid.clone())?;

@@ -552,3 +552,30 @@ fn a_guessed_seed_size_is_named_and_size_overrides_it() {
     // Read as 9x9, the cage of sum 17 is possible (8 + 9): an answer, not an input error.
     assert!(["0\n", "1\n", "2\n"].contains(&text(&out.stdout).as_str()));
 }
+
+/// F16: grid lines of the wrong length, digits too large, and garbage after a puzzle are named.
+#[test]
+fn check_names_what_is_wrong_with_a_grid_or_a_trailing_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let puzzle = format!("{}\n", ".".repeat(81));
+    std::fs::write(d.join("p.txt"), &puzzle).unwrap();
+    std::fs::write(d.join("g80.txt"), format!("{}\n", "1".repeat(80))).unwrap();
+    let rows = format!("A . . . . . . . .\n{}", ". . . . . . . . .\n".repeat(8));
+    std::fs::write(d.join("gA.txt"), rows).unwrap();
+    let out = sp(d, &["check", "p.txt", "g80.txt"]);
+    assert!(text(&out.stderr).contains("one line of 81 characters (or 9 rows); this line has 80"));
+    let out = sp(d, &["check", "p.txt", "gA.txt"]);
+    assert!(
+        text(&out.stderr).contains("A is 10"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::write(d.join("p2.txt"), format!("{puzzle}garbage here\n")).unwrap();
+    let out = sp(d, &["check", "p2.txt", "gA.txt"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("after its puzzle") && !err.contains("more than one"),
+        "{err}"
+    );
+}
