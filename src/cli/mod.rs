@@ -1,10 +1,12 @@
 //! Command-line front end: one file per subcommand; this file only dispatches.
 
 mod bench;
+mod book;
 mod check;
 mod export;
 mod generate;
 mod merge;
+mod render;
 mod solve;
 mod stats;
 mod verify;
@@ -39,6 +41,10 @@ enum Command {
     Verify(verify::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
+    /// Write a print-ready PDF book of puzzles from a database.
+    Book(book::Args),
+    /// Write one SVG per puzzle (and solution) for web pages.
+    Render(render::Args),
 }
 
 /// Parse arguments and run the chosen subcommand.
@@ -54,6 +60,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Stats(args) => done(stats::run(args)),
         Command::Verify(args) => verify::run(args),
         Command::Bench(args) => done(bench::run(args)),
+        Command::Book(args) => done(book::run(args)),
+        Command::Render(args) => done(render::run(args)),
     }
 }
 

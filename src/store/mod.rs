@@ -34,12 +34,14 @@ pub mod codec;
 mod merge;
 mod read;
 mod schema;
+mod select;
 mod verify;
 mod write;
 
 pub use merge::{merge, MergeReport};
 pub use read::{StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+pub use select::{Query, ISSUES_TABLE};
 pub use verify::{solution_problem, CheckedRow};
 pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
 

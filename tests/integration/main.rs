@@ -1,5 +1,6 @@
 //! The one integration test binary: runs the real CLI in temp directories, and the data-set checks.
 
+mod book_cli;
 mod common;
 mod data_sets;
 mod generate_cli;
