@@ -4,5 +4,6 @@ mod book_cli;
 mod common;
 mod data_sets;
 mod generate_cli;
+mod readme;
 mod robustness;
 mod solve_cli;
