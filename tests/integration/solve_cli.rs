@@ -83,6 +83,10 @@ fn solves_the_seed_format() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn solves_the_source_example_to_its_published_solution() {
     let Some(data) = common::shared_data() else {
         return;
@@ -200,6 +204,10 @@ fn solves_sudocue_codes_and_reads_stdin() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn solves_every_small_solo_killer_to_its_stored_solution() {
     let Some(data) = common::shared_data() else {
         return;
