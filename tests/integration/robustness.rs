@@ -579,3 +579,30 @@ fn check_names_what_is_wrong_with_a_grid_or_a_trailing_line() {
         "{err}"
     );
 }
+
+/// F16: a killer without `givens` reads as zero givens; a bad cage cell is named by its index.
+#[test]
+fn json_killers_may_leave_out_givens_and_bad_cells_are_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let seed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/killers.jsonl"),
+    )
+    .unwrap();
+    let mut object: serde_json::Value = serde_json::from_str(seed.lines().next().unwrap()).unwrap();
+    let map = object.as_object_mut().unwrap();
+    map.remove("givens");
+    map.remove("solution");
+    std::fs::write(d.join("k.jsonl"), format!("{object}\n")).unwrap();
+    let out = sp(d, &["solve", "--count", "k.jsonl"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\"count\":1"));
+    let bad = r#"{"size":4,"cages":[{"sum":3,"cells":[0,99]}]}"#;
+    std::fs::write(d.join("b.jsonl"), format!("{bad}\n")).unwrap();
+    let out = sp(d, &["solve", "b.jsonl"]);
+    assert!(
+        text(&out.stderr).contains("`cages[0].cells[1]`"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -295,7 +295,7 @@ fn bad_input_gets_one_line_naming_the_place() {
         (b"{\"size\": 4, \"givens\": [0, 0,", "line 1: column 28: invalid JSON"),
         (b"{\"size\": \"nine\"}", "line 1: `size` should be a whole number"),
         (b"{\"size\": 1000000000000, \"givens\": []}", "line 1: grid size 1000000000000 is not supported"),
-        (b"{\"size\": 4, \"givens\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], \"cages\": [{\"sum\": 3, \"cells\": [0, 81]}]}", "line 1: `cages[0].cells` should be a whole number from 0 to 15"),
+        (b"{\"size\": 4, \"givens\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], \"cages\": [{\"sum\": 3, \"cells\": [0, 81]}]}", "line 1: `cages[0].cells[1]` should be a whole number from 0 to 15"),
         (b"3x3::k:1:2:3:", "line 1: the input ends early: expected 81 cell values, found 3"),
         (b"hello world\n", "line 1: cannot tell the format"),
     ];
