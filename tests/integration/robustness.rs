@@ -606,3 +606,19 @@ fn json_killers_may_leave_out_givens_and_bad_cells_are_indexed() {
         text(&out.stderr)
     );
 }
+
+/// `stats | head -1`: a reader that goes away ends `stats` and `verify` quietly, not in a panic.
+#[test]
+fn stats_and_verify_end_quietly_on_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["generate", "--count", "5", "--db", "p.db"]);
+    for command in ["stats", "verify"] {
+        let mut child = spawn(d, &[command, "--db", "p.db"]);
+        drop(child.stdout.take()); // the reader is gone before anything is written
+        let out = child.wait_with_output().unwrap();
+        let err = text(&out.stderr);
+        assert!(!err.contains("panicked"), "{command}: {err}");
+        assert!(out.status.success(), "{command}: {err}");
+    }
+}
