@@ -28,6 +28,10 @@ fn assert_unique_and_stored(entries: &[Entry]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn source_example_solves_to_its_published_solution() {
     let Some(data) = shared_data() else { return };
     let puzzle_file = data.join("killer/seed001_example.txt");
@@ -47,6 +51,10 @@ fn source_example_solves_to_its_published_solution() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn krazydad_killers_are_unique_and_match_their_solutions() {
     let Some(data) = shared_data() else { return };
     let entries = entries(&data.join("killer/krazydad_vol1.jsonl"));
@@ -55,6 +63,10 @@ fn krazydad_killers_are_unique_and_match_their_solutions() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn solo_killers_are_unique_and_match_their_solutions() {
     let Some(data) = shared_data() else { return };
     let levels = entries(&data.join("killer/solo_levels.jsonl"));
@@ -65,6 +77,10 @@ fn solo_killers_are_unique_and_match_their_solutions() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn first_thousand_seventeen_clue_puzzles_are_unique() {
     let Some(data) = shared_data() else { return };
     let entries = entries(&data.join("sudoku/17_clue.txt"));
@@ -77,6 +93,10 @@ fn first_thousand_seventeen_clue_puzzles_are_unique() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn bench_counts_every_standard_set() {
     let Some(data) = shared_data() else { return };
     let out = run(&[

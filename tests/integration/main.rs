@@ -6,5 +6,6 @@ mod data_sets;
 mod export_links_cli;
 mod feed_cli;
 mod generate_cli;
+mod readme;
 mod robustness;
 mod solve_cli;
