@@ -21,7 +21,7 @@ pub struct Query {
     pub level: Option<String>,
     /// How many (at most).
     pub count: usize,
-    /// Skip puzzles recorded in the issued table (or equal to one under the canonical form).
+    /// Skip puzzles recorded in the issues table.
     pub exclude_issued: bool,
 }
 
@@ -96,8 +96,8 @@ impl Store {
         })
     }
 
-    /// Does this database have the issued table yet (revision 2)?
-    fn issued_table_present(&self) -> Result<bool, StoreError> {
+    /// Does this database have the issues table yet?
+    pub fn has_issues_table(&self) -> Result<bool, StoreError> {
         self.conn
             .query_row(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
@@ -123,7 +123,7 @@ impl Store {
             params.push(Value::Text(l.clone()));
             sql.push_str(&format!(" AND p.level = ?{}", params.len()));
         }
-        if query.exclude_issued && self.issued_table_present()? {
+        if query.exclude_issued && self.has_issues_table()? {
             sql.push_str(&format!(
                 // Equal under the canonical form counts as issued too.
                 " AND NOT EXISTS (SELECT 1 FROM {ISSUES_TABLE} i WHERE i.canonical_key = p.canonical_key)"

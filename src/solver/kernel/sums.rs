@@ -83,7 +83,7 @@ impl Search<'_> {
             return Err(Contradiction);
         }
         let mut distinct = !used;
-        if s % 2 == 0 {
+        if s.is_multiple_of(2) {
             distinct &= !(1 << (s / 2 - 1));
         }
         let xa = st.cand[a] & distinct;
