@@ -2,3 +2,4 @@
 //!
 //! A finder looks at a `Board` and returns the first step it sees (or `None`); it never changes
 //! the board. Finders are grouped by family, one file each.
+pub mod plain;
