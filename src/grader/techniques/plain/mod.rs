@@ -6,23 +6,34 @@
 //! combination of a cage needs, with exactly two places left in the cage, is a strong link.
 //! Definitions follow SudokuWiki and HoDoKu (ideas only, no code).
 
+pub mod chains;
+pub mod fish;
 pub mod locked;
+pub mod single_digit;
 pub mod subsets;
+pub mod wings;
 
 #[cfg(test)]
 mod soundness;
 
+pub use chains::{find_aic, find_xy_chain};
+pub use fish::{find_jellyfish, find_swordfish, find_x_wing};
 pub use locked::find_locked_candidates;
+pub use single_digit::{
+    find_simple_colouring, find_skyscraper, find_two_string_kite, find_x_chain,
+};
 pub use subsets::{
     find_hidden_pair, find_hidden_quad, find_hidden_triple, find_naked_pair, find_naked_quad,
     find_naked_triple,
 };
+pub use wings::{find_w_wing, find_xy_wing, find_xyz_wing};
 
-use crate::bitset::DigitSet;
+use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
 use crate::puzzle::cell_name;
+use crate::solver::combos::Combos;
 
 /// A plain finder: the first step of one technique, or `None`.
 pub type Finder = for<'a, 'p> fn(&'a Board<'p>) -> Option<Step>;
@@ -34,8 +45,20 @@ pub const FINDERS: &[(Technique, Finder)] = &[
     (Technique::HiddenPair, find_hidden_pair),
     (Technique::NakedTriple, find_naked_triple),
     (Technique::HiddenTriple, find_hidden_triple),
+    (Technique::XWing, find_x_wing),
+    (Technique::Skyscraper, find_skyscraper),
+    (Technique::TwoStringKite, find_two_string_kite),
+    (Technique::Swordfish, find_swordfish),
+    (Technique::XyWing, find_xy_wing),
+    (Technique::XyzWing, find_xyz_wing),
+    (Technique::WWing, find_w_wing),
+    (Technique::SimpleColouring, find_simple_colouring),
     (Technique::NakedQuad, find_naked_quad),
     (Technique::HiddenQuad, find_hidden_quad),
+    (Technique::Jellyfish, find_jellyfish),
+    (Technique::XChain, find_x_chain),
+    (Technique::XyChain, find_xy_chain),
+    (Technique::Aic, find_aic),
 ];
 
 /// All houses of the board, rows then columns then regions.
@@ -129,6 +152,165 @@ pub(crate) fn digit_list(set: DigitSet) -> String {
         .map(|d| d.get().to_string())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Digits every possible combination of a cage's empty cells contains (set level: each digit of a
+/// combination has a cell for it and each cell a digit of it). Empty when no combination fits.
+pub(crate) fn cage_must(board: &Board, cage: usize) -> DigitSet {
+    let k = &board.puzzle().cages()[cage];
+    let mut placed = DigitSet::EMPTY;
+    let mut placed_sum = 0u16;
+    let mut open = Vec::with_capacity(k.cells.len());
+    let mut union = DigitSet::EMPTY;
+    for &c in &k.cells {
+        match board.placed(c) {
+            Some(d) => {
+                placed.insert(d);
+                placed_sum += u16::from(d.get());
+            }
+            None => {
+                open.push(board.candidates(c));
+                union = union.union(board.candidates(c));
+            }
+        }
+    }
+    if open.is_empty() || placed_sum > k.sum {
+        return DigitSet::EMPTY;
+    }
+    let table = Combos::of(board.size());
+    let mut must = u16::MAX;
+    let mut any = false;
+    for &m in table.get(open.len(), usize::from(k.sum - placed_sum)) {
+        let m = DigitSet::from_bits(m);
+        if !m.intersection(placed).is_empty()
+            || m.difference(union) != DigitSet::EMPTY
+            || open.iter().any(|c| c.intersection(m).is_empty())
+        {
+            continue;
+        }
+        any = true;
+        must &= m.bits();
+    }
+    if any {
+        DigitSet::from_bits(must)
+    } else {
+        DigitSet::EMPTY
+    }
+}
+
+/// Where a strong link on one digit comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LinkVia {
+    /// The digit's only two places in a house.
+    House(House),
+    /// The only two places in a cage of a digit the cage must contain.
+    Cage(usize),
+}
+
+/// A strong link on one digit: one of the two cells holds it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StrongLink {
+    pub a: Cell,
+    pub b: Cell,
+    pub via: LinkVia,
+}
+
+/// Words for where a link comes from: "row 3" or "the 15(3) cage at r1c1".
+pub(crate) fn via_name(board: &Board, via: LinkVia) -> String {
+    match via {
+        LinkVia::House(h) => house_name(board, h),
+        LinkVia::Cage(k) => cage_name(board, k),
+    }
+}
+
+/// Strong links on `digit`: houses first (rows, columns, regions), then cages; a pair of cells is
+/// listed once (under its first source).
+pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
+    let mut links: Vec<StrongLink> = Vec::new();
+    let push = |links: &mut Vec<StrongLink>, a: Cell, b: Cell, via: LinkVia| {
+        if !links
+            .iter()
+            .any(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a))
+        {
+            links.push(StrongLink { a, b, via });
+        }
+    };
+    for h in houses(board) {
+        let places = board.places_for(h, digit);
+        if places.len() == 2 {
+            let mut it = places.iter();
+            let (a, b) = (it.next().unwrap(), it.next().unwrap());
+            push(&mut links, a, b, LinkVia::House(h));
+        }
+    }
+    for k in 0..board.puzzle().cages().len() {
+        let cells = cage_places(board, k, digit);
+        if cells.len() == 2 && cage_must(board, k).contains(digit) {
+            push(&mut links, cells[0], cells[1], LinkVia::Cage(k));
+        }
+    }
+    links
+}
+
+/// Empty cells of a cage with candidate `digit`.
+pub(crate) fn cage_places(board: &Board, cage: usize, digit: Digit) -> Vec<Cell> {
+    board.puzzle().cages()[cage]
+        .cells
+        .iter()
+        .copied()
+        .filter(|&c| is_open(board, c) && board.candidates(c).contains(digit))
+        .collect()
+}
+
+/// A step of `technique` removing `digit` from `cells`, with its reason and the cells it rests on.
+pub(crate) fn elimination_step(
+    technique: Technique,
+    digit: Digit,
+    cells: &[Cell],
+    pattern: Vec<Cell>,
+    reason: String,
+) -> Step {
+    let mut step = Step::new(technique);
+    step.eliminations = cells.iter().map(|&c| (c, digit)).collect();
+    step.eliminations.sort();
+    step.cells = pattern;
+    step.reason = reason;
+    step
+}
+
+/// Empty cells with candidate `digit` (outside `except`) that see every cell of `cells`.
+pub(crate) fn seeing_all(
+    board: &Board,
+    cells: &[Cell],
+    digit: Digit,
+    except: &CellSet,
+) -> Vec<Cell> {
+    open_cells(board)
+        .filter(|&c| {
+            !except.contains(c)
+                && board.candidates(c).contains(digit)
+                && cells.iter().all(|&x| sees(board, c, x))
+        })
+        .collect()
+}
+
+/// Empty cells with candidate `digit`.
+pub(crate) fn digit_cells(board: &Board, digit: Digit) -> CellSet {
+    open_cells(board)
+        .filter(|&c| board.candidates(c).contains(digit))
+        .collect()
+}
+
+/// "the 15(3) cage at r1c1".
+pub(crate) fn cage_name(board: &Board, cage: usize) -> String {
+    let k = &board.puzzle().cages()[cage];
+    let first = k.cells.iter().min().copied().unwrap_or(Cell::new(0));
+    format!(
+        "the {}({}) cage at {}",
+        k.sum,
+        k.cells.len(),
+        name(board, first)
+    )
 }
 
 /// All `k`-element subsets of `0..n`, in lexicographic order, passed to `visit` until it returns
