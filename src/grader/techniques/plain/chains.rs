@@ -105,22 +105,7 @@ fn build(board: &Board, mode: Mode) -> Graph {
             }
         }
     }
-    let peers = g
-        .cells()
-        .map(|c| {
-            let mut s = CellSet::EMPTY;
-            for h in g.houses_of(c) {
-                s = s.union(board.house_set(h));
-            }
-            if let Some(k) = board.cage_of(c) {
-                for &x in &board.puzzle().cages()[k].cells {
-                    s.insert(x);
-                }
-            }
-            s.remove(c);
-            s
-        })
-        .collect();
+    let peers = super::peer_table(board);
     Graph {
         strong,
         peers,

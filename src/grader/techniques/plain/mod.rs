@@ -6,8 +6,10 @@
 //! combination of a cage needs, with exactly two places left in the cage, is a strong link.
 //! Definitions follow SudokuWiki and HoDoKu (ideas only, no code).
 
+pub mod als;
 pub mod chains;
 pub mod fish;
+pub mod forcing;
 pub mod locked;
 pub mod single_digit;
 pub mod subsets;
@@ -16,8 +18,10 @@ pub mod wings;
 #[cfg(test)]
 mod soundness;
 
+pub use als::find_als_xz;
 pub use chains::{find_aic, find_xy_chain};
 pub use fish::{find_jellyfish, find_swordfish, find_x_wing};
+pub use forcing::find_forcing_chain;
 pub use locked::find_locked_candidates;
 pub use single_digit::{
     find_simple_colouring, find_skyscraper, find_two_string_kite, find_x_chain,
@@ -59,6 +63,8 @@ pub const FINDERS: &[(Technique, Finder)] = &[
     (Technique::XChain, find_x_chain),
     (Technique::XyChain, find_xy_chain),
     (Technique::Aic, find_aic),
+    (Technique::AlsXz, find_als_xz),
+    (Technique::ForcingChain, find_forcing_chain),
 ];
 
 /// All houses of the board, rows then columns then regions.
@@ -157,6 +163,12 @@ pub(crate) fn digit_list(set: DigitSet) -> String {
 /// Digits every possible combination of a cage's empty cells contains (set level: each digit of a
 /// combination has a cell for it and each cell a digit of it). Empty when no combination fits.
 pub(crate) fn cage_must(board: &Board, cage: usize) -> DigitSet {
+    cage_live(board, cage).map_or(DigitSet::EMPTY, |(must, _)| must)
+}
+
+/// `(must, may)`: the digits in every / some live combination of a cage's empty cells (both
+/// empty for a full cage with the right sum); `None` when no combination fits (a contradiction).
+pub(crate) fn cage_live(board: &Board, cage: usize) -> Option<(DigitSet, DigitSet)> {
     let k = &board.puzzle().cages()[cage];
     let mut placed = DigitSet::EMPTY;
     let mut placed_sum = 0u16;
@@ -174,28 +186,47 @@ pub(crate) fn cage_must(board: &Board, cage: usize) -> DigitSet {
             }
         }
     }
-    if open.is_empty() || placed_sum > k.sum {
-        return DigitSet::EMPTY;
+    if placed_sum > k.sum {
+        return None;
+    }
+    if open.is_empty() {
+        return (placed_sum == k.sum).then_some((DigitSet::EMPTY, DigitSet::EMPTY));
     }
     let table = Combos::of(board.size());
     let mut must = u16::MAX;
-    let mut any = false;
+    let mut may = 0u16;
     for &m in table.get(open.len(), usize::from(k.sum - placed_sum)) {
-        let m = DigitSet::from_bits(m);
-        if !m.intersection(placed).is_empty()
-            || m.difference(union) != DigitSet::EMPTY
-            || open.iter().any(|c| c.intersection(m).is_empty())
+        let set = DigitSet::from_bits(m);
+        if !set.intersection(placed).is_empty()
+            || !set.difference(union).is_empty()
+            || open.iter().any(|c| c.intersection(set).is_empty())
         {
             continue;
         }
-        any = true;
-        must &= m.bits();
+        must &= m;
+        may |= m;
     }
-    if any {
-        DigitSet::from_bits(must)
-    } else {
-        DigitSet::EMPTY
-    }
+    (may != 0).then(|| (DigitSet::from_bits(must), DigitSet::from_bits(may)))
+}
+
+/// For every cell, the cells that cannot share its digit (its houses and its cage).
+pub(crate) fn peer_table(board: &Board) -> Vec<CellSet> {
+    let g = board.geometry();
+    g.cells()
+        .map(|c| {
+            let mut s = CellSet::EMPTY;
+            for h in g.houses_of(c) {
+                s = s.union(board.house_set(h));
+            }
+            if let Some(k) = board.cage_of(c) {
+                for &x in &board.puzzle().cages()[k].cells {
+                    s.insert(x);
+                }
+            }
+            s.remove(c);
+            s
+        })
+        .collect()
 }
 
 /// Where a strong link on one digit comes from.
