@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod explain;
 mod export;
 mod generate;
 mod merge;
@@ -34,6 +35,8 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
+    /// The step-by-step path (or graded hints) a person could take through each puzzle.
+    Explain(explain::Args),
     /// Grade puzzles the way people solve them: level, score, techniques.
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
@@ -53,6 +56,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Stats(args) => done(stats::run(args)),
         Command::Bench(args) => done(bench::run(args)),
         Command::Rate(args) => rate::run(args),
+        Command::Explain(args) => explain::run(args),
     }
 }
 

@@ -3,4 +3,5 @@
 mod common;
 mod data_sets;
 mod generate_cli;
+mod grader_soundness;
 mod solve_cli;
