@@ -3,6 +3,7 @@
 mod bench;
 mod book;
 mod check;
+mod explain;
 mod export;
 mod feed;
 mod generate;
@@ -43,6 +44,8 @@ enum Command {
     Verify(verify::Args),
     /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
     Feed(feed::Args),
+    /// The step-by-step path (or graded hints) a person could take through each puzzle.
+    Explain(explain::Args),
     /// Grade puzzles the way people solve them: level, score, techniques.
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
@@ -70,6 +73,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Book(args) => done(book::run(args)),
         Command::Render(args) => done(render::run(args)),
         Command::Rate(args) => rate::run(args),
+        Command::Explain(args) => explain::run(args),
     }
 }
 

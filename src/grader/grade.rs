@@ -14,7 +14,7 @@ pub type Level = Tier;
 
 /// Search nodes the uniqueness check may spend before the grade gives up ("undecided"); it runs
 /// from the position where logic got stuck, which is far easier than the empty grid.
-pub const UNIQUENESS_NODES: u64 = 5_000_000;
+pub const UNIQUENESS_NODES: u64 = 60_000_000;
 
 /// What the uniqueness check said.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,6 +81,8 @@ pub struct Path {
     pub grade: Grade,
     /// Every step, in order (empty when not graded).
     pub steps: Vec<Step>,
+    /// Candidates on the board before each step (parallel to `steps`).
+    pub candidates: Vec<u32>,
     /// The solution, when unique.
     pub solution: Option<Grid>,
 }
@@ -139,6 +141,7 @@ fn solve_from(board: &Board) -> Result<Grid, Verdict> {
 fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
     Path {
         grade: Grade::ungraded(verdict),
+        candidates: vec![0; steps.len()],
         steps,
         solution: None,
     }
@@ -148,6 +151,7 @@ fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
 /// one stops the walk (`Verdict::Unsound`); without, the solver is asked when trial is needed.
 pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
     let mut board = Board::new(puzzle);
+    board.set_explaining(keep);
     let mut ctx = Context::new(puzzle);
     let mut solution = known.cloned();
     let cells = board.geometry().cell_count() as f64;
@@ -155,6 +159,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
     let mut order: Vec<Technique> = Vec::new();
     let mut tally = Tally::default();
     let mut steps = Vec::new();
+    let mut before = Vec::new();
     let mut found = Vec::new();
     while !board.is_solved() {
         found.clear();
@@ -167,7 +172,8 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                 break;
             }
         }
-        let density = board.candidate_count() as f64 / cells;
+        let candidates = board.candidate_count();
+        let density = candidates as f64 / cells;
         let (tier, weight) = match used {
             Some(r) => (r.tier, r.weight),
             None => (Tier::Extreme, TRIAL_WEIGHT),
@@ -207,9 +213,10 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                 order.push(t);
             }
             counts[t as usize] += 1;
-            tally.add(t, tier, weight, density);
+            tally.add(&step, tier, weight, density);
             if keep {
                 steps.push(step);
+                before.push(candidates as u32);
             }
         }
         if board.clock() == clock {
@@ -239,6 +246,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
     Path {
         grade,
         steps,
+        candidates: before,
         solution: Some(board_grid(&board)),
     }
 }
@@ -261,6 +269,12 @@ struct Tally {
     hardest_weight: f64,
     work: f64,
     steps: usize,
+    /// Steps that only remove candidates (the pencil work between placements).
+    eliminations: usize,
+    /// The largest rung weight used.
+    max_weight: f64,
+    /// Steps per technique.
+    counts: [u32; Technique::ALL.len()],
 }
 
 impl Default for Tally {
@@ -271,13 +285,20 @@ impl Default for Tally {
             hardest_weight: 0.0,
             work: 0.0,
             steps: 0,
+            eliminations: 0,
+            max_weight: 1.0,
+            counts: [0; Technique::ALL.len()],
         }
     }
 }
 
 impl Tally {
-    fn add(&mut self, t: Technique, tier: Tier, weight: f64, density: f64) {
+    fn add(&mut self, step: &Step, tier: Tier, weight: f64, density: f64) {
+        let t = step.technique;
         self.steps += 1;
+        self.eliminations += usize::from(step.placements.is_empty());
+        self.max_weight = self.max_weight.max(weight);
+        self.counts[t as usize] += 1;
         self.work += weight * density;
         let harder = tier > self.tier || (tier == self.tier && weight > self.hardest_weight);
         if harder || self.hardest.is_none() {
@@ -286,8 +307,24 @@ impl Tally {
             self.hardest_weight = weight;
         }
     }
+    /// The score: a linear model over the path, fitted (least squares, then rounded) to Solo's
+    /// levels on 600 killers made with `sgt-solo --generate 150 3x3kd{b,i,a,u}` and checked on
+    /// the 160 of `shared/data/killer/solo_levels.jsonl` (see scripts/grade_calibration.py).
+    /// Pencil work between placements counts most (elimination steps), then the hardest
+    /// technique's weight, then how often the medium techniques were needed; cages with a single
+    /// combination are easy ways in and lower it.
     fn score(&self) -> f64 {
-        (1.0 + self.work).ln()
+        let ln_count = |t: Technique| f64::from(self.counts[t as usize]).ln_1p();
+        let raw = 1.5 * self.eliminations as f64 / 100.0
+            + 0.7 * self.max_weight.ln()
+            + 0.3 * ln_count(Technique::LockedCandidates)
+            + 0.2 * ln_count(Technique::MustContain)
+            + 0.15 * ln_count(Technique::CageBounds)
+            + 0.1 * ln_count(Technique::CageCombination)
+            - 0.27 * ln_count(Technique::UniqueCombination)
+            // A tie-break for paths of singles only (plain puzzles): the density-weighted work.
+            + 0.02 * self.work.ln_1p();
+        (2.0 * raw).max(0.0)
     }
 }
 

@@ -26,6 +26,8 @@ pub struct Board<'p> {
     clock: u32,
     /// The clock value at each cell's last change.
     changed_at: Vec<u32>,
+    /// Do finders write their reasons (off when only grading, for speed)?
+    explaining: bool,
 }
 
 impl<'p> Board<'p> {
@@ -50,6 +52,7 @@ impl<'p> Board<'p> {
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
+            explaining: true,
         };
         for cell in g.cells() {
             if let Some(d) = puzzle.givens().get(cell) {
@@ -222,6 +225,15 @@ impl<'p> Board<'p> {
             self.clock += 1;
             self.strike(cell, digit);
         }
+    }
+    /// Do finders write the reasons of their steps? (On by default; grading without text turns
+    /// it off, and finders may then leave `Step::reason` empty.)
+    pub fn explaining(&self) -> bool {
+        self.explaining
+    }
+    /// Turn reason texts on or off.
+    pub fn set_explaining(&mut self, on: bool) {
+        self.explaining = on;
     }
     /// The change counter: it moves whenever a candidate is removed or a digit placed.
     pub fn clock(&self) -> u32 {

@@ -104,3 +104,61 @@ fn level_names_round_trip() {
     let keys: std::collections::HashSet<_> = Technique::ALL.iter().map(|t| t.as_str()).collect();
     assert_eq!(keys.len(), Technique::ALL.len());
 }
+
+/// Levels and scores of a fixed set of generated puzzles, recorded from the calibrated grader:
+/// a change to any technique, tier or weight that moves them must update this list on purpose.
+const FIXTURE: &[(Variant, u8, u64, &str, f64)] = &[
+    (Variant::Killer, 9, 0, "hard", 11.44),
+    (Variant::Killer, 9, 1, "medium", 7.39),
+    (Variant::Killer, 9, 2, "hard", 13.34),
+    (Variant::Killer, 9, 3, "medium", 6.91),
+    (Variant::Killer, 9, 4, "medium", 7.52),
+    (Variant::Killer, 9, 5, "medium", 12.5),
+    (Variant::Killer, 9, 6, "medium", 10.66),
+    (Variant::Killer, 9, 7, "medium", 7.2),
+    (Variant::Killer, 6, 0, "easy", 2.48),
+    (Variant::Classic, 9, 0, "easy", 0.16),
+    (Variant::KillerJigsaw, 9, 0, "medium", 6.74),
+    (Variant::Killer, 6, 1, "easy", 1.52),
+    (Variant::Classic, 9, 1, "hard", 6.17),
+    (Variant::KillerJigsaw, 9, 1, "medium", 6.47),
+    (Variant::Killer, 6, 2, "easy", 1.32),
+    (Variant::Classic, 9, 2, "easy", 0.17),
+    (Variant::KillerJigsaw, 9, 2, "medium", 8.46),
+];
+
+fn fixture_items() -> Vec<(Variant, u8, u64)> {
+    let mut items = Vec::new();
+    for i in 0..8 {
+        items.push((Variant::Killer, 9, i));
+    }
+    for i in 0..3 {
+        items.push((Variant::Killer, 6, i));
+        items.push((Variant::Classic, 9, i));
+        items.push((Variant::KillerJigsaw, 9, i));
+    }
+    items
+}
+
+#[test]
+fn labelled_fixture_keeps_its_levels() {
+    let mut seen = Vec::new();
+    for (variant, size, index) in fixture_items() {
+        let Outcome::Generated(g) = generate_puzzle(&config(variant, size), 2024, index) else {
+            continue;
+        };
+        let graded = grade(&g.puzzle);
+        let level = graded.level.map_or("none", |l| l.as_str());
+        seen.push((
+            variant,
+            size,
+            index,
+            level,
+            (graded.score * 100.0).round() / 100.0,
+        ));
+    }
+    assert_eq!(
+        seen, FIXTURE,
+        "levels or scores moved: re-record on purpose"
+    );
+}

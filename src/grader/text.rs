@@ -2,6 +2,7 @@
 
 use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Geometry, House};
+use crate::grader::step::Step;
 use crate::puzzle::cell_name;
 
 /// "row 3", "column 5", "box 4" (or "region 4" on a jigsaw), 1-based.
@@ -39,6 +40,77 @@ pub fn cage_text(geometry: &Geometry, sum: u16, cells: &[Cell]) -> String {
         Some(&c) => format!("{sum}({}) at {}", cells.len(), cell_name(geometry, c)),
         None => format!("{sum}(0)"),
     }
+}
+
+/// What a step concludes: "r1c1 = 5; r1c2, r1c3 ≠ 7,8" (placements, then removals grouped by
+/// the digits removed, cells in order of first appearance).
+pub fn conclusions_text(geometry: &Geometry, step: &Step) -> String {
+    let mut parts: Vec<String> = step
+        .placements
+        .iter()
+        .map(|&(c, d)| format!("{} = {}", cell_name(geometry, c), d.get()))
+        .collect();
+    let mut per_cell: Vec<(Cell, DigitSet)> = Vec::new();
+    for &(c, d) in &step.eliminations {
+        match per_cell.iter_mut().find(|(x, _)| *x == c) {
+            Some((_, set)) => set.insert(d),
+            None => per_cell.push((c, DigitSet::single(d))),
+        }
+    }
+    let mut groups: Vec<(DigitSet, Vec<Cell>)> = Vec::new();
+    for (c, set) in per_cell {
+        match groups.iter_mut().find(|(s, _)| *s == set) {
+            Some((_, cells)) => cells.push(c),
+            None => groups.push((set, vec![c])),
+        }
+    }
+    parts.extend(
+        groups
+            .into_iter()
+            .map(|(set, cells)| format!("{} ≠ {}", cells_text(geometry, &cells), digits_text(set))),
+    );
+    parts.join("; ")
+}
+
+/// One line for a step: "Innies/outies: innies of row 1: r1c4 + r1c5 = 9, so r1c4 ≠ 1,2".
+pub fn step_text(geometry: &Geometry, step: &Step) -> String {
+    let what = conclusions_text(geometry, step);
+    match step.reason.is_empty() {
+        true => format!("{}: {what}", step.technique.name()),
+        false => format!("{}: {}, so {what}", step.technique.name(), step.reason),
+    }
+}
+
+/// Where a step happens, for the second hint: its houses, else its cages, else its cells.
+pub fn place_text(geometry: &Geometry, cages: &[crate::cage::Cage], step: &Step) -> String {
+    if !step.houses.is_empty() {
+        let names: Vec<String> = step
+            .houses
+            .iter()
+            .map(|&h| house_name(geometry, h))
+            .collect();
+        return names.join(", ");
+    }
+    if !step.cages.is_empty() {
+        let names: Vec<String> = step
+            .cages
+            .iter()
+            .filter_map(|&k| cages.get(k))
+            .map(|k| format!("cage {}", cage_text(geometry, k.sum, &k.cells)))
+            .collect();
+        return names.join(", ");
+    }
+    cells_text(geometry, &step.cells)
+}
+
+/// Three graded hints for a step: a nudge (the technique), the technique and where, the step.
+pub fn hints(geometry: &Geometry, cages: &[crate::cage::Cage], step: &Step) -> [String; 3] {
+    let name = step.technique.name();
+    [
+        format!("Look for a step of the kind \"{name}\"."),
+        format!("{name} in {}.", place_text(geometry, cages, step)),
+        step_text(geometry, step),
+    ]
 }
 
 #[cfg(test)]

@@ -8,4 +8,5 @@ mod feed_cli;
 mod generate_cli;
 mod readme;
 mod robustness;
+mod grader_soundness;
 mod solve_cli;

@@ -88,8 +88,15 @@ impl CageView {
     }
 
     /// A step removing `cands[i] & !keep[i]` from each cell, if that removes anything.
-    fn step(&self, technique: Technique, keep: &[u16], reason: String) -> Option<Step> {
+    fn step(
+        &self,
+        board: &Board,
+        technique: Technique,
+        keep: &[u16],
+        reason: impl FnOnce() -> String,
+    ) -> Option<Step> {
         let mut step = Step::new(technique);
+        step.eliminations.reserve(self.cells.len() * 4);
         for (i, &c) in self.cells.iter().enumerate() {
             let gone = DigitSet::from_bits(self.cands[i] & !keep[i]);
             step.eliminations.extend(gone.iter().map(|d| (c, d)));
@@ -99,7 +106,9 @@ impl CageView {
         }
         step.cells = self.cells.clone();
         step.cages.push(self.index);
-        step.reason = reason;
+        if board.explaining() {
+            step.reason = reason();
+        }
         Some(step)
     }
 }
@@ -172,7 +181,7 @@ fn each_cage(
     find: impl Fn(&Board, &CageView) -> Option<Step>,
 ) {
     for k in 0..board.cages().len() {
-        if ctx.unchanged(board, memo, k, &board.cages()[k].cells) {
+        if ctx.unchanged(board, memo, k, board.cages()[k].cells.iter().copied()) {
             continue;
         }
         match CageView::of(board, k).and_then(|v| find(board, &v)) {
@@ -189,16 +198,15 @@ pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
         let (Some(m), None) = (combos.next(), combos.next()) else {
             return None;
         };
-        let reason = format!(
-            "{} has one combination: {}",
-            v.name(board),
-            set_text(DigitSet::from_bits(m))
-        );
-        v.step(
-            Technique::UniqueCombination,
-            &vec![m; v.cells.len()],
-            reason,
-        )
+        let reason = || {
+            format!(
+                "{} has one combination: {}",
+                v.name(board),
+                set_text(DigitSet::from_bits(m))
+            )
+        };
+        let keep = vec![m; v.cells.len()];
+        v.step(board, Technique::UniqueCombination, &keep, reason)
     });
 }
 
@@ -248,12 +256,22 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
                 }
             }
         }
-        let reason = format!(
-            "{} needs {} more: the other cells' smallest and largest candidates leave no room",
-            v.name(board),
-            v.sum
-        );
-        v.step(Technique::CageBounds, &keep, reason)
+        let reason = || {
+            let lo = keep
+                .iter()
+                .filter(|&&m| m != 0)
+                .map(|m| m.trailing_zeros() + 1)
+                .min();
+            let hi = keep.iter().map(|m| 16 - m.leading_zeros()).max();
+            format!(
+                "{} needs {} from digits that do not repeat, so its cells lie between {} and {}",
+                v.name(board),
+                v.sum,
+                lo.unwrap_or(0),
+                hi.unwrap_or(0)
+            )
+        };
+        v.step(board, Technique::CageBounds, &keep, reason)
     });
 }
 
@@ -262,12 +280,15 @@ pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     each_cage(ctx, board, Memo::CageCombination, out, |board, v| {
         let live = v.live(board.size());
         let may = live.iter().fold(0, |a, &m| a | m);
-        let text: Vec<String> = live
-            .iter()
-            .map(|&m| set_text(DigitSet::from_bits(m)))
-            .collect();
-        let reason = format!("{} can only be {}", v.name(board), text.join(" or "));
+        let reason = || {
+            let text: Vec<String> = live
+                .iter()
+                .map(|&m| set_text(DigitSet::from_bits(m)))
+                .collect();
+            format!("{} can only be {}", v.name(board), text.join(" or "))
+        };
         v.step(
+            board,
             Technique::CageCombination,
             &vec![may; v.cells.len()],
             reason,
@@ -294,11 +315,13 @@ pub fn cage_permutation(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     each_cage(ctx, board, Memo::CagePermutation, out, |board, v| {
         let live = v.live(board.size());
         let keep = positions(v, &live);
-        let reason = format!(
-            "no arrangement of the combinations of {} over its cells allows these digits",
-            v.name(board)
-        );
-        v.step(Technique::CagePermutation, &keep, reason)
+        let reason = || {
+            format!(
+                "no arrangement of the combinations of {} over its cells allows these digits",
+                v.name(board)
+            )
+        };
+        v.step(board, Technique::CagePermutation, &keep, reason)
     });
 }
 
@@ -363,8 +386,8 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
             continue;
         }
         let keep = positions(v, &kept);
-        let reason = format!("in {}, {}", v.name(board), clash.unwrap_or_default());
-        if let Some(mut step) = v.step(Technique::CombinationClash, &keep, reason) {
+        let reason = || format!("in {}, {}", v.name(board), clash.unwrap_or_default());
+        if let Some(mut step) = v.step(board, Technique::CombinationClash, &keep, reason) {
             step.cages.extend(neighbours);
             out.push(step);
         }

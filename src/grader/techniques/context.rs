@@ -3,7 +3,7 @@
 
 use super::sums::{derive_equations, Equation};
 use crate::bitset::CellSet;
-use crate::geometry::Cell;
+use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
 use crate::puzzle::Puzzle;
 use std::sync::Arc;
@@ -37,15 +37,14 @@ impl Context {
     /// Build the tables of a puzzle.
     pub fn new(puzzle: &Puzzle) -> Self {
         let g = puzzle.geometry();
+        let houses: Vec<CellSet> = (0..g.house_count())
+            .map(|h| g.house_cells(House::new(h as u8)).into_iter().collect())
+            .collect();
         let peers = g
             .cells()
             .map(|c| {
-                let mut s = CellSet::EMPTY;
-                for h in g.houses_of(c) {
-                    for p in g.house_cells(h) {
-                        s.insert(p);
-                    }
-                }
+                let [a, b, k] = g.houses_of(c).map(|h| &houses[h.as_index()]);
+                let mut s = a.union(b).union(k);
                 s.remove(c);
                 s
             })
@@ -56,7 +55,7 @@ impl Context {
             .iter()
             .map(|k| k.cells.iter().copied().collect())
             .collect();
-        let equations = derive_equations(puzzle, &cage_sets);
+        let equations = derive_equations(puzzle, &houses, &cage_sets);
         let memo = std::array::from_fn(|m| {
             let len = if m == Memo::Equation as usize {
                 equations.len()
@@ -74,9 +73,15 @@ impl Context {
     }
 
     /// Has nothing in `cells` changed since the finder last found nothing for this item?
-    pub(crate) fn unchanged(&self, board: &Board, memo: Memo, item: usize, cells: &[Cell]) -> bool {
+    pub(crate) fn unchanged(
+        &self,
+        board: &Board,
+        memo: Memo,
+        item: usize,
+        cells: impl IntoIterator<Item = Cell>,
+    ) -> bool {
         let since = self.memo[memo as usize][item];
-        since != 0 && !cells.iter().any(|&c| board.changed_since(c, since))
+        since != 0 && !cells.into_iter().any(|c| board.changed_since(c, since))
     }
 
     /// Remember that the finder found nothing for this item at the board's current clock.

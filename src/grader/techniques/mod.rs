@@ -10,6 +10,7 @@
 pub mod cages;
 pub(crate) mod context;
 pub mod must;
+pub mod plain;
 pub mod singles;
 pub mod sums;
 
@@ -78,6 +79,10 @@ const fn rung(technique: Technique, tier: Tier, weight: f64, finder: Finder) -> 
     }
 }
 
+const fn one(f: fn(&Board) -> Option<Step>) -> Finder {
+    Finder::One(f)
+}
+
 const fn cage_rung(
     technique: Technique,
     tier: Tier,
@@ -94,7 +99,7 @@ const fn cage_rung(
 }
 
 use Technique as T;
-use Tier::{Easy, Hard, Medium};
+use Tier::{Easy, Expert, Extreme, Hard, Medium};
 
 /// The ladder, easiest first. Trial (always available, always last) is not a rung: the engine
 /// takes it from the known solution when every rung is stuck.
@@ -117,14 +122,29 @@ pub static LADDER: &[Rung] = &[
     cage_rung(T::CageBounds, Easy, 2.0, cages::cage_bounds),
     cage_rung(T::CageCombination, Easy, 3.0, cages::cage_combination),
     cage_rung(T::SingleInnieOutie, Easy, 4.0, sums::single_innie_outie),
-    cage_rung(T::MustContain, Medium, 15.0, must::cage_pointing),
     cage_rung(T::MultiInnieOutie, Medium, 20.0, sums::multi_innie_outie),
+    rung(
+        T::LockedCandidates,
+        Medium,
+        10.0,
+        one(plain::find_locked_candidates),
+    ),
+    cage_rung(T::MustContain, Medium, 12.0, must::cage_pointing),
+    rung(T::NakedPair, Medium, 12.0, one(plain::find_naked_pair)),
+    rung(T::HiddenPair, Medium, 15.0, one(plain::find_hidden_pair)),
     cage_rung(T::MustContain, Medium, 20.0, must::cage_house_overlap),
+    rung(T::NakedTriple, Medium, 20.0, one(plain::find_naked_triple)),
     cage_rung(
         T::InnieOutieDifference,
         Medium,
         25.0,
         sums::innie_outie_difference,
+    ),
+    rung(
+        T::HiddenTriple,
+        Medium,
+        25.0,
+        one(plain::find_hidden_triple),
     ),
     cage_rung(
         T::MultiHouseInnieOutie,
@@ -133,7 +153,38 @@ pub static LADDER: &[Rung] = &[
         sums::multi_house_innie_outie,
     ),
     cage_rung(T::CagePermutation, Hard, 40.0, cages::cage_permutation),
+    rung(T::XWing, Hard, 30.0, one(plain::find_x_wing)),
+    rung(T::Skyscraper, Hard, 40.0, one(plain::find_skyscraper)),
+    rung(
+        T::TwoStringKite,
+        Hard,
+        40.0,
+        one(plain::find_two_string_kite),
+    ),
     cage_rung(T::CombinationClash, Hard, 45.0, cages::combination_clash),
+    rung(T::Swordfish, Hard, 50.0, one(plain::find_swordfish)),
+    rung(T::XyWing, Hard, 50.0, one(plain::find_xy_wing)),
+    rung(T::XyzWing, Hard, 60.0, one(plain::find_xyz_wing)),
+    rung(T::WWing, Hard, 60.0, one(plain::find_w_wing)),
+    rung(
+        T::SimpleColouring,
+        Hard,
+        60.0,
+        one(plain::find_simple_colouring),
+    ),
+    rung(T::NakedQuad, Hard, 50.0, one(plain::find_naked_quad)),
+    rung(T::HiddenQuad, Hard, 60.0, one(plain::find_hidden_quad)),
+    rung(T::Jellyfish, Hard, 80.0, one(plain::find_jellyfish)),
+    rung(T::XChain, Expert, 100.0, one(plain::find_x_chain)),
+    rung(T::XyChain, Expert, 100.0, one(plain::find_xy_chain)),
+    rung(T::Aic, Expert, 130.0, one(plain::find_aic)),
+    rung(T::AlsXz, Expert, 150.0, one(plain::find_als_xz)),
+    rung(
+        T::ForcingChain,
+        Extreme,
+        200.0,
+        one(plain::find_forcing_chain),
+    ),
 ];
 
 /// The tier of a technique (its first rung), Extreme for trial.
@@ -154,3 +205,6 @@ pub fn weight_of(technique: Technique) -> f64 {
 
 /// Score weight of one trial step.
 pub const TRIAL_WEIGHT: f64 = 300.0;
+
+#[cfg(test)]
+mod tests;

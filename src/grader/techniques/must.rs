@@ -62,17 +62,30 @@ pub fn cage_house_overlap(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>
     let n = board.size();
     for h in 0..3 * n {
         let house = House::new(h as u8);
-        let missing = DigitSet::all(n).difference(board.placed_in(house));
-        for d in missing.iter() {
-            let places = board.places_for(house, d);
-            let mut owners = places.iter().map(|c| board.cage_of(c));
-            let Some(Some(k)) = owners.next() else {
-                continue;
-            };
-            if !owners.all(|o| o == Some(k)) {
+        // One pass: per digit, the single cage holding all its places (or none).
+        let mut owner = [None::<usize>; 16];
+        let mut mixed = 0u16;
+        for c in board.house_set(house).iter() {
+            if !board.is_empty(c) {
                 continue;
             }
-            if let Some(step) = overlap_step(board, house, d, k) {
+            let k = board.cage_of(c);
+            for d in board.candidates(c).iter() {
+                let i = d.as_index();
+                match (k, owner[i]) {
+                    (None, _) => mixed |= 1 << i,
+                    (Some(k), None) => owner[i] = Some(k),
+                    (Some(k), Some(o)) if k != o => mixed |= 1 << i,
+                    _ => {}
+                }
+            }
+        }
+        for (i, o) in owner.iter().enumerate().take(n) {
+            let Some(k) = *o else { continue };
+            if mixed & (1 << i) != 0 {
+                continue;
+            }
+            if let Some(step) = overlap_step(board, house, Digit::new(i as u8 + 1), k) {
                 out.push(step);
             }
         }

@@ -39,11 +39,13 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
         done.insert(cell);
         let mut step = placement(Technique::FullHouse, cell, digit);
         step.houses.push(house);
-        step.reason = format!(
-            "{} is the last empty cell of {}",
-            board.cell_name(cell),
-            house_name(board.geometry(), house)
-        );
+        if board.explaining() {
+            step.reason = format!(
+                "{} is the last empty cell of {}",
+                board.cell_name(cell),
+                house_name(board.geometry(), house)
+            );
+        }
         out.push(step);
     }
 }
@@ -70,17 +72,19 @@ pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
         }
         let mut step = placement(Technique::CageSingle, cell, digit);
         step.cages.push(k);
-        step.reason = match cage.cells.len() {
-            1 => format!("{} is a one-cell cage", board.cell_name(cell)),
-            _ => format!(
-                "{} is the last empty cell of cage {}: {} - {} = {}",
-                board.cell_name(cell),
-                cage_text(board.geometry(), cage.sum, &cage.cells),
-                cage.sum,
-                placed,
-                value
-            ),
-        };
+        if board.explaining() {
+            step.reason = match cage.cells.len() {
+                1 => format!("{} is a one-cell cage", board.cell_name(cell)),
+                _ => format!(
+                    "{} is the last empty cell of cage {}: {} - {} = {}",
+                    board.cell_name(cell),
+                    cage_text(board.geometry(), cage.sum, &cage.cells),
+                    cage.sum,
+                    placed,
+                    value
+                ),
+            };
+        }
         out.push(step);
     }
 }
@@ -90,27 +94,34 @@ pub fn hidden_single(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
-        let missing = DigitSet::all(n).difference(board.placed_in(house));
-        for digit in missing.iter() {
-            let places = board.places_for(house, digit);
-            if places.len() != 1 {
+        // One pass over the house: how many places each digit has, and the last one seen.
+        let mut count = [0u8; 16];
+        let mut last = [Cell::new(0); 16];
+        for cell in board.house_set(house).iter() {
+            if !board.is_empty(cell) {
                 continue;
             }
-            let Some(cell) = places.iter().next() else {
-                continue;
-            };
-            if done.contains(cell) {
+            for d in board.candidates(cell).iter() {
+                count[d.as_index()] += 1;
+                last[d.as_index()] = cell;
+            }
+        }
+        for (i, (&k, &cell)) in count.iter().zip(&last).enumerate().take(n) {
+            if k != 1 || done.contains(cell) {
                 continue;
             }
             done.insert(cell);
+            let digit = Digit::new(i as u8 + 1);
             let mut step = placement(Technique::HiddenSingle, cell, digit);
             step.houses.push(house);
-            step.reason = format!(
-                "{} is the only place for {} in {}",
-                board.cell_name(cell),
-                digit.get(),
-                house_name(board.geometry(), house)
-            );
+            if board.explaining() {
+                step.reason = format!(
+                    "{} is the only place for {} in {}",
+                    board.cell_name(cell),
+                    digit.get(),
+                    house_name(board.geometry(), house)
+                );
+            }
             out.push(step);
         }
     }
@@ -125,11 +136,13 @@ pub fn naked_single(board: &Board, out: &mut Vec<Step>) {
         }
         let Some(digit) = cands.first() else { continue };
         let mut step = placement(Technique::NakedSingle, cell, digit);
-        step.reason = format!(
-            "{} has no candidate left but {}",
-            board.cell_name(cell),
-            digit.get()
-        );
+        if board.explaining() {
+            step.reason = format!(
+                "{} has no candidate left but {}",
+                board.cell_name(cell),
+                digit.get()
+            );
+        }
         out.push(step);
     }
 }

@@ -16,6 +16,7 @@ use crate::grader::step::{Step, Technique};
 use crate::grader::text::house_name;
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Largest equation kept (cells with a coefficient).
 const MAX_TERMS: usize = 6;
@@ -24,7 +25,7 @@ const MAX_UNKNOWN: usize = 5;
 /// Enumeration budget per evaluation (search nodes).
 const MAX_NODES: usize = 20_000;
 /// At most this many cages poking out of a region are combined (2^this choices).
-const MAX_PARTIAL: usize = 6;
+const MAX_PARTIAL: usize = 5;
 
 /// How an equation came about, for its technique and its words.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -52,12 +53,46 @@ pub(crate) struct Equation {
     pub(crate) cages: Vec<usize>,
 }
 
+/// An equation's identity: its + cells, its - cells, its total.
+type Key = (CellSet, CellSet, i32);
+
+fn key_of(terms: &[(Cell, i8)], total: i32) -> Key {
+    let (mut plus, mut minus) = (CellSet::EMPTY, CellSet::EMPTY);
+    for &(c, k) in terms {
+        match k > 0 {
+            true => plus.insert(c),
+            false => minus.insert(c),
+        }
+    }
+    (plus, minus, total)
+}
+
+/// A small multiplicative hasher for the keys (they are not attacker-controlled).
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 /// Regions: single houses, runs of 2..4 adjacent rows and columns, and pairs of regions that
 /// share an edge, each with its houses.
-fn regions(puzzle: &Puzzle) -> Vec<(CellSet, Vec<House>)> {
+fn regions(puzzle: &Puzzle, house_sets: &[CellSet]) -> Vec<(CellSet, Vec<House>)> {
     let g = puzzle.geometry();
     let n = g.size();
-    let set = |h: usize| -> CellSet { g.house_cells(House::new(h as u8)).into_iter().collect() };
+    let set = |h: usize| -> CellSet { house_sets[h] };
     let mut out: Vec<(CellSet, Vec<House>)> = (0..3 * n)
         .map(|h| (set(h), vec![House::new(h as u8)]))
         .collect();
@@ -90,19 +125,23 @@ fn regions(puzzle: &Puzzle) -> Vec<(CellSet, Vec<House>)> {
 }
 
 /// Every rule-of-45 equation of the puzzle's layout, fewest houses and cells first, no repeats.
-pub(crate) fn derive_equations(puzzle: &Puzzle, cage_sets: &[CellSet]) -> Vec<Equation> {
+pub(crate) fn derive_equations(
+    puzzle: &Puzzle,
+    house_sets: &[CellSet],
+    cage_sets: &[CellSet],
+) -> Vec<Equation> {
     if puzzle.cages().is_empty() {
         return Vec::new();
     }
     let n = puzzle.size() as i32;
     let house_total = n * (n + 1) / 2;
-    let mut seen: HashSet<(Vec<(Cell, i8)>, i32)> = cage_sets
+    let mut seen: HashSet<Key, BuildHasherDefault<Fx>> = cage_sets
         .iter()
         .zip(puzzle.cages())
-        .map(|(s, k)| (s.iter().map(|c| (c, 1)).collect(), k.sum as i32))
+        .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32))
         .collect();
     let mut out = Vec::new();
-    for (region, houses) in regions(puzzle) {
+    for (region, houses) in regions(puzzle, house_sets) {
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -160,7 +199,7 @@ pub(crate) fn derive_equations(puzzle: &Puzzle, cage_sets: &[CellSet]) -> Vec<Eq
                 t.sort();
                 (Kind::Difference, t, sum - region_total)
             };
-            if seen.insert((terms.clone(), total)) {
+            if seen.insert(key_of(&terms, total)) {
                 out.push(Equation {
                     terms,
                     total,
@@ -182,7 +221,7 @@ pub(crate) fn derive_equations(puzzle: &Puzzle, cage_sets: &[CellSet]) -> Vec<Eq
             }
             let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
             let total = puzzle.cages()[k].sum as i32 - e.total;
-            if seen.insert((terms.clone(), total)) {
+            if seen.insert(key_of(&terms, total)) {
                 let mut cages = e.cages.clone();
                 cages.push(k);
                 splits.push(Equation {
@@ -213,7 +252,6 @@ pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
 /// What an evaluation found: per unknown cell, the digits some assignment gives it.
 struct Solutions {
     cells: Vec<Cell>,
-    coefs: Vec<i32>,
     keep: Vec<u16>,
 }
 
@@ -270,7 +308,7 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     };
     search.go(0, total);
     let (nodes, keep) = (search.nodes, search.keep);
-    (nodes <= MAX_NODES).then_some(Solutions { cells, coefs, keep })
+    (nodes <= MAX_NODES).then_some(Solutions { cells, keep })
 }
 
 struct Search<'a> {
@@ -317,10 +355,10 @@ impl Search<'_> {
     }
 }
 
-/// "r1c4 + r1c5 - r2c6 = 9"
-fn equation_text(board: &Board, s: &Solutions, total: i32) -> String {
+/// "r1c4 + r1c5 - r2c6 = 9" over all the equation's cells, placed ones included.
+fn equation_text(board: &Board, e: &Equation) -> String {
     let mut text = String::new();
-    for (i, (&c, &k)) in s.cells.iter().zip(&s.coefs).enumerate() {
+    for (i, &(c, k)) in e.terms.iter().enumerate() {
         match (i, k > 0) {
             (0, true) => {}
             (0, false) => text.push('-'),
@@ -329,7 +367,7 @@ fn equation_text(board: &Board, s: &Solutions, total: i32) -> String {
         }
         text.push_str(&board.cell_name(c));
     }
-    format!("{text} = {total}")
+    format!("{text} = {}", e.total)
 }
 
 fn region_text(board: &Board, e: &Equation) -> String {
@@ -352,12 +390,11 @@ fn region_text(board: &Board, e: &Equation) -> String {
 fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
     for i in 0..ctx.equations.len() {
         let e = &ctx.equations[i];
-        let cells: Vec<Cell> = e.terms.iter().map(|t| t.0).collect();
-        let unknown = cells.iter().filter(|&&c| board.is_empty(c)).count();
-        if unknown == 0 || technique_of(e, unknown) != technique {
+        if ctx.unchanged(board, Memo::Equation, i, e.terms.iter().map(|t| t.0)) {
             continue;
         }
-        if ctx.unchanged(board, Memo::Equation, i, &cells) {
+        let unknown = e.terms.iter().filter(|t| board.is_empty(t.0)).count();
+        if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
         match evaluate(board, e).and_then(|s| step_of(board, e, s, technique)) {
@@ -372,12 +409,6 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
         return None;
     }
     let mut step = Step::new(technique);
-    let placed: i32 = e
-        .terms
-        .iter()
-        .filter_map(|&(c, k)| board.placed(c).map(|d| k as i32 * d.get() as i32))
-        .sum();
-    let total = e.total - placed;
     for (&c, &keep) in s.cells.iter().zip(&s.keep) {
         let cands = board.candidates(c).bits();
         if keep.count_ones() == 1 && cands != keep {
@@ -391,17 +422,30 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
     if !step.is_progress() {
         return None;
     }
-    let what = match e.kind {
-        Kind::Innies => "innies",
-        Kind::Outies => "outies",
-        Kind::Difference => "outies minus innies",
-        Kind::Split => "the rest of a cage split by the innies/outies",
-    };
-    step.reason = format!(
-        "{what} of {}: {}",
-        region_text(board, e),
-        equation_text(board, &s, total)
-    );
+    if board.explaining() {
+        let n = board.size() as i32;
+        let whole = e.houses.len() as i32 * n * (n + 1) / 2;
+        let region = region_text(board, e);
+        let equation = equation_text(board, e);
+        step.reason = match e.kind {
+            Kind::Innies => format!(
+                "{region} totals {whole} and its whole cages {}, so the innies {equation}",
+                whole - e.total
+            ),
+            Kind::Outies => format!(
+                "the cages covering {region} total {}, {} more than its {whole}, so the outies {equation}",
+                whole + e.total,
+                e.total
+            ),
+            Kind::Difference => format!(
+                "the cages over {region} total {} against its {whole}, so outies minus innies: {equation}",
+                whole + e.total
+            ),
+            Kind::Split => format!(
+                "splitting a cage at the innies/outies of {region} leaves its rest {equation}"
+            ),
+        };
+    }
     step.cells = s.cells;
     step.cages = e.cages.clone();
     step.houses = e.houses.clone();

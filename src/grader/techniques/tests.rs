@@ -1,0 +1,221 @@
+//! Each killer technique on a small constructed position that needs it.
+
+use super::{cages, must, sums, Context};
+use crate::cage::Cage;
+use crate::geometry::{Cell, Digit, Geometry};
+use crate::grader::state::Board;
+use crate::grader::step::{Step, Technique};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+
+fn cell(r: usize, c: usize) -> Cell {
+    Cell::new((r * 9 + c) as u8)
+}
+
+fn cage(sum: u16, cells: &[(usize, usize)]) -> Cage {
+    Cage::new(sum, cells.iter().map(|&(r, c)| cell(r, c)).collect())
+}
+
+fn puzzle(cages: Vec<Cage>) -> Puzzle {
+    Puzzle::new(Geometry::standard(9).unwrap(), Grid::empty(9), cages).unwrap()
+}
+
+type CageFinder = fn(&mut Context, &Board, &mut Vec<Step>);
+
+fn run(p: &Puzzle, prepare: impl Fn(&mut Board), f: CageFinder) -> Vec<Step> {
+    let mut board = Board::new(p);
+    prepare(&mut board);
+    let mut ctx = Context::new(p);
+    let mut out = Vec::new();
+    f(&mut ctx, &board, &mut out);
+    out
+}
+
+fn removed(steps: &[Step], c: Cell) -> Vec<u8> {
+    let mut v: Vec<u8> = steps
+        .iter()
+        .flat_map(|s| s.eliminations.iter())
+        .filter(|e| e.0 == c)
+        .map(|e| e.1.get())
+        .collect();
+    v.sort();
+    v
+}
+
+fn keep_only(board: &mut Board, c: Cell, digits: &[u8]) {
+    for d in 1..=9u8 {
+        if !digits.contains(&d) {
+            board.eliminate(c, Digit::new(d));
+        }
+    }
+}
+
+#[test]
+fn unique_combination_keeps_the_one_set() {
+    let p = puzzle(vec![cage(3, &[(0, 0), (0, 1)])]);
+    let steps = run(&p, |_| {}, cages::unique_combination);
+    assert_eq!(steps.len(), 1);
+    assert_eq!(steps[0].technique, Technique::UniqueCombination);
+    assert_eq!(removed(&steps, cell(0, 0)), vec![3, 4, 5, 6, 7, 8, 9]);
+}
+
+#[test]
+fn bounds_and_combinations() {
+    let p = puzzle(vec![
+        cage(15, &[(0, 0), (0, 1)]),
+        cage(10, &[(4, 4), (4, 5)]),
+    ]);
+    let steps = run(&p, |_| {}, cages::cage_bounds);
+    assert_eq!(removed(&steps, cell(0, 0)), vec![1, 2, 3, 4, 5]);
+    // 10(2): bounds leave 1..9, the combinations {1,9},{2,8},{3,7},{4,6} exclude 5.
+    assert!(removed(&steps, cell(4, 4)).is_empty());
+    let steps = run(&p, |_| {}, cages::cage_combination);
+    assert_eq!(removed(&steps, cell(4, 4)), vec![5]);
+    assert_eq!(steps[0].technique, Technique::CageCombination);
+}
+
+#[test]
+fn permutation_analysis_sees_what_sets_miss() {
+    let p = puzzle(vec![cage(6, &[(0, 0), (0, 1), (1, 0)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 0), &[1, 2]);
+        keep_only(b, cell(0, 1), &[1, 2]);
+        keep_only(b, cell(1, 0), &[1, 2, 3]);
+    };
+    assert!(run(&p, prepare, cages::cage_combination).is_empty());
+    let steps = run(&p, prepare, cages::cage_permutation);
+    assert_eq!(removed(&steps, cell(1, 0)), vec![1, 2]);
+}
+
+#[test]
+fn combination_clash_with_a_cell_that_sees_the_cage() {
+    // 10(2) in row 1 = {1,9},{2,8},{3,7},{4,6}; r1c9 (same row) holds only {4,6}: {4,6} dies.
+    let p = puzzle(vec![cage(10, &[(0, 0), (0, 1)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 8), &[4, 6]);
+        for c in [cell(0, 0), cell(0, 1)] {
+            keep_only(b, c, &[1, 9, 2, 8, 3, 7, 4, 6]);
+        }
+    };
+    let steps = run(&p, prepare, cages::combination_clash);
+    assert_eq!(removed(&steps, cell(0, 0)), vec![4, 6]);
+}
+
+#[test]
+fn single_innie_of_a_row() {
+    let p = puzzle(vec![
+        cage(10, &[(0, 0), (0, 1), (0, 2), (0, 3)]),
+        cage(26, &[(0, 4), (0, 5), (0, 6), (0, 7)]),
+    ]);
+    let steps = run(&p, |_| {}, sums::single_innie_outie);
+    let placed: Vec<_> = steps.iter().flat_map(|s| s.placements.clone()).collect();
+    assert!(placed.contains(&(cell(0, 8), Digit::new(9))), "{steps:?}");
+}
+
+#[test]
+fn multi_cell_innies_and_outies() {
+    // Row 1 minus r1c8, r1c9 is caged with 42: the innies r1c8 + r1c9 = 3 = {1,2}.
+    let p = puzzle(vec![
+        cage(15, &[(0, 0), (0, 1), (0, 2)]),
+        cage(27, &[(0, 3), (0, 4), (0, 5), (0, 6)]),
+    ]);
+    let steps = run(&p, |_| {}, sums::multi_innie_outie);
+    assert_eq!(removed(&steps, cell(0, 7)), vec![3, 4, 5, 6, 7, 8, 9]);
+    assert_eq!(steps[0].technique, Technique::MultiInnieOutie);
+}
+
+#[test]
+fn innie_outie_difference_in_a_box() {
+    // Box 1 = three cages; the 3-cell cage of row 1 sticks out to r1c4 and leaves r3c3 out:
+    // r1c4 - r3c3 = (14 + 17 + 15) - 45 = 1.
+    let p = puzzle(vec![
+        cage(14, &[(0, 1), (0, 2), (0, 3)]),
+        cage(17, &[(0, 0), (1, 0), (2, 0)]),
+        cage(15, &[(1, 1), (1, 2), (2, 1)]),
+    ]);
+    let prepare = |b: &mut Board| keep_only(b, cell(2, 2), &[8, 9]);
+    let steps = run(&p, prepare, sums::innie_outie_difference);
+    let placed: Vec<_> = steps.iter().flat_map(|s| s.placements.clone()).collect();
+    assert!(placed.contains(&(cell(0, 3), Digit::new(9))), "{steps:?}");
+    assert!(placed.contains(&(cell(2, 2), Digit::new(8))), "{steps:?}");
+}
+
+#[test]
+fn innies_of_two_rows() {
+    let p = puzzle(vec![
+        cage(
+            45,
+            &[
+                (0, 0),
+                (0, 1),
+                (0, 2),
+                (0, 3),
+                (0, 4),
+                (0, 5),
+                (0, 6),
+                (0, 7),
+                (0, 8),
+            ],
+        ),
+        cage(
+            40,
+            &[
+                (1, 0),
+                (1, 1),
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (1, 5),
+                (1, 6),
+                (1, 7),
+            ],
+        ),
+    ]);
+    // Row 2 alone already gives r2c9 = 5 (one house): the two-row region adds nothing new, so
+    // the single-house finder takes it and the multi-house one finds nothing after it.
+    let steps = run(&p, |_| {}, sums::single_innie_outie);
+    assert!(steps
+        .iter()
+        .any(|s| s.placements == vec![(cell(1, 8), Digit::new(5))]));
+    let p = puzzle(vec![
+        cage(12, &[(0, 8), (1, 8)]),
+        cage(33, &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]),
+        cage(35, &[(1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5)]),
+        cage(7, &[(0, 6), (1, 6)]),
+    ]);
+    // Rows 1-2 total 90; their whole cages 12 + 33 + 35 + 7 = 87 leave r1c8 + r2c8 = 3.
+    let steps = run(&p, |_| {}, sums::multi_house_innie_outie);
+    assert_eq!(
+        removed(&steps, cell(0, 7)),
+        vec![3, 4, 5, 6, 7, 8, 9],
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn must_contain_pointing_and_overlap() {
+    // 3(2) = {1,2} in row 1: the rest of row 1 and of box 1 lose 1 and 2.
+    let p = puzzle(vec![cage(3, &[(0, 0), (0, 1)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 0), &[1, 2]);
+        keep_only(b, cell(0, 1), &[1, 2]);
+    };
+    let steps = run(&p, prepare, must::cage_pointing);
+    assert_eq!(removed(&steps, cell(0, 5)), vec![1, 2]);
+    assert_eq!(removed(&steps, cell(2, 2)), vec![1, 2]);
+    assert!(removed(&steps, cell(3, 0)).is_empty());
+    // Overlap: the 9 of row 5 can only be in the 15(3) at r5c1, which also has r6c1: only
+    // {1,5,9} and {2,4,9} survive, and r6c1 (outside row 5) cannot be the 9.
+    let p = puzzle(vec![cage(15, &[(4, 0), (4, 1), (5, 0)])]);
+    let prepare = |b: &mut Board| {
+        for c in 2..9 {
+            b.eliminate(cell(4, c), Digit::new(9));
+        }
+    };
+    let steps = run(&p, prepare, must::cage_house_overlap);
+    assert_eq!(
+        removed(&steps, cell(5, 0)),
+        vec![3, 6, 7, 8, 9],
+        "{steps:?}"
+    );
+}
