@@ -159,6 +159,7 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
     let mut seen_at = vec![usize::MAX; total * 2];
     let mut best: Option<(usize, Vec<usize>, Marks, Marks)> = None;
     let mut queue = Vec::new();
+    let mut next: Vec<usize> = Vec::new();
     for start in 0..total {
         if graph.strong[start].is_empty() {
             continue;
@@ -182,7 +183,7 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
             }
             let n = state / 2;
             let is_true = state % 2 == 1;
-            let mut next: Vec<usize> = Vec::new();
+            next.clear();
             if !is_true {
                 next.extend(graph.strong[n].iter().map(|&(m, _)| m * 2 + 1));
             } else {
@@ -208,7 +209,7 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
                     }
                 }
             }
-            for s in next {
+            for &s in &next {
                 if seen_at[s] == start {
                     continue;
                 }

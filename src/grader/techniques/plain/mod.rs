@@ -266,8 +266,9 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
             links.push(StrongLink { a, b, via });
         }
     };
+    let plane = digit_cells(board, digit);
     for h in houses(board) {
-        let places = board.places_for(h, digit);
+        let places = board.house_set(h).intersection(&plane);
         if places.len() == 2 {
             let mut it = places.iter();
             let (a, b) = (it.next().unwrap(), it.next().unwrap());
@@ -322,6 +323,24 @@ pub(crate) fn seeing_all(
                 && board.candidates(c).contains(digit)
                 && cells.iter().all(|&x| sees(board, c, x))
         })
+        .collect()
+}
+
+/// Empty cells holding each digit (index `digit - 1`): `house_set ∩ plane` is a house's places.
+pub(crate) fn planes(board: &Board) -> Vec<CellSet> {
+    let mut planes = vec![CellSet::EMPTY; board.size()];
+    for c in open_cells(board) {
+        for d in board.candidates(c).iter() {
+            planes[d.as_index()].insert(c);
+        }
+    }
+    planes
+}
+
+/// Empty cells holding any digit of `set`.
+pub(crate) fn digit_cells_any(board: &Board, set: DigitSet) -> CellSet {
+    open_cells(board)
+        .filter(|&c| !board.candidates(c).intersection(set).is_empty())
         .collect()
 }
 

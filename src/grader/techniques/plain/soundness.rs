@@ -241,3 +241,60 @@ fn plain_finders_are_sound_on_random_partial_killers() {
     let counts = run("random partial killers", &items);
     assert!(!counts.is_empty());
 }
+
+/// `../shared/data` (or `SUDOKU_PRESS_DATA`), if present.
+fn shared_data() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("SUDOKU_PRESS_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        });
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: ../shared/data is absent");
+        None
+    }
+}
+
+/// Puzzles of a data file with their solutions (stored, or found by the solver).
+fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
+    use crate::format::Reader;
+    let Ok(file) = std::fs::File::open(path) else {
+        eprintln!("skipping: {} is absent", path.display());
+        return Vec::new();
+    };
+    let reader = Reader::new(std::io::BufReader::new(file), None).expect("a readable data file");
+    reader
+        .map(|entry| {
+            let entry = entry.expect("a valid puzzle");
+            let solution = entry.solution.unwrap_or_else(|| {
+                let report = crate::solver::solve(&entry.puzzle, 2);
+                assert_eq!(report.solutions.len(), 1, "line {}: not unique", entry.line);
+                report.solutions[0].clone()
+            });
+            (entry.puzzle, solution)
+        })
+        .collect()
+}
+
+#[test]
+fn plain_finders_are_sound_on_the_shared_data_sets() {
+    let Some(data) = shared_data() else { return };
+    // Every puzzle of the small sets, every fourth of the large ones (the full sets take half a
+    // minute: run them by setting PLAIN_SOUNDNESS_ALL=1).
+    let all = std::env::var_os("PLAIN_SOUNDNESS_ALL").is_some();
+    for (file, step) in [
+        ("sudoku/top1465.txt", 4),
+        ("killer/solo_small.jsonl", 1),
+        ("killer/solo_levels.jsonl", 1),
+        ("killer/krazydad_vol1.jsonl", 4),
+        ("killer/hard_killers.jsonl", 1),
+    ] {
+        let items: Vec<_> = data_set(&data.join(file))
+            .into_iter()
+            .step_by(if all { 1 } else { step })
+            .collect();
+        run(file, &items);
+    }
+}
