@@ -7,6 +7,7 @@ mod export;
 mod generate;
 mod merge;
 mod render;
+mod rate;
 mod solve;
 mod stats;
 mod verify;
@@ -39,6 +40,8 @@ enum Command {
     Stats(stats::Args),
     /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
     Verify(verify::Args),
+    /// Grade puzzles the way people solve them: level, score, techniques.
+    Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
     /// Write a print-ready PDF book of puzzles from a database.
@@ -62,6 +65,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => done(bench::run(args)),
         Command::Book(args) => done(book::run(args)),
         Command::Render(args) => done(render::run(args)),
+        Command::Rate(args) => rate::run(args),
     }
 }
 

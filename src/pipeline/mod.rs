@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 pub mod bench;
+pub mod rate;
 pub mod solve;
 pub mod verify;
 
