@@ -38,6 +38,7 @@ mod test_support;
 
 // Library adapters.
 pub mod export;
+pub mod feed;
 pub mod format;
 pub mod output;
 pub mod pipeline;

@@ -4,6 +4,7 @@ mod bench;
 mod book;
 mod check;
 mod export;
+mod feed;
 mod generate;
 mod merge;
 mod render;
@@ -40,6 +41,8 @@ enum Command {
     Stats(stats::Args),
     /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
     Verify(verify::Args),
+    /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
+    Feed(feed::Args),
     /// Grade puzzles the way people solve them: level, score, techniques.
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
@@ -62,6 +65,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
         Command::Verify(args) => verify::run(args),
+        Command::Feed(args) => done(feed::run(args)),
         Command::Bench(args) => done(bench::run(args)),
         Command::Book(args) => done(book::run(args)),
         Command::Render(args) => done(render::run(args)),

@@ -103,6 +103,17 @@ impl Store {
         Ok(())
     }
 
+    /// The puzzle with this row id, if there is one.
+    pub fn puzzle_by_id(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        let sql = SELECT_PUZZLES.replace("ORDER BY id", "WHERE id = ?1");
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([id]).map_err(|e| self.err(e))?;
+        match rows.next().map_err(|e| self.err(e))? {
+            Some(row) => Ok(Some(self.decode(row)?)),
+            None => Ok(None),
+        }
+    }
+
     /// Decode a row selected with the columns of `SELECT_PUZZLES` (in that order).
     pub(super) fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
         let get_err = |e| self.err(e);

@@ -148,7 +148,13 @@ mod tests {
         settings.run.db = path.clone();
         let plan = settings.validate("test", &Origin::Defaults).unwrap();
         let mut store = Store::open_or_create(&path).unwrap();
-        pipeline::run(&mut store, &plan, |_| {}).expect("generate");
+        pipeline::run(
+            &mut store,
+            &plan,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+        .expect("generate");
         drop(store);
         Store::open_read_only(&path).unwrap()
     }
