@@ -74,7 +74,7 @@ pub(crate) fn houses(board: &Board) -> impl Iterator<Item = House> {
 
 /// Is the cell still empty?
 pub(crate) fn is_open(board: &Board, cell: Cell) -> bool {
-    board.placed(cell).is_none()
+    board.is_empty(cell)
 }
 
 /// The empty cells of the board, in index order.
@@ -93,14 +93,7 @@ pub(crate) fn open_in(board: &Board, house: House) -> Vec<Cell> {
 
 /// Can two different cells not hold the same digit (one house, or one cage)?
 pub(crate) fn sees(board: &Board, a: Cell, b: Cell) -> bool {
-    if a == b {
-        return false;
-    }
-    let g = board.geometry();
-    g.row(a) == g.row(b)
-        || g.col(a) == g.col(b)
-        || g.region(a) == g.region(b)
-        || matches!((board.cage_of(a), board.cage_of(b)), (Some(x), Some(y)) if x == y)
+    board.sees(a, b)
 }
 
 /// The digits of an N x N board.
