@@ -128,6 +128,16 @@ fn plain_step(
     false
 }
 
+/// 10 with `PLAIN_SOUNDNESS_ALL` set (a long run over ten times the generated puzzles and every
+/// puzzle of the shared sets), else 1.
+fn scale() -> usize {
+    if std::env::var_os("PLAIN_SOUNDNESS_ALL").is_some() {
+        10
+    } else {
+        1
+    }
+}
+
 fn generated(
     variant: crate::generator::Variant,
     size: u8,
@@ -187,7 +197,7 @@ fn plain_finders_are_sound_on_classic_puzzles() {
         (Variant::Classic, 6, 20),
         (Variant::Jigsaw, 9, 10),
     ] {
-        let items = generated(variant, size, count, 11);
+        let items = generated(variant, size, count * scale() as u64, 11);
         for (t, n) in run(&format!("{variant:?} {size}"), &items) {
             *total.entry(t).or_default() += n;
         }
@@ -205,7 +215,7 @@ fn plain_finders_are_sound_on_killers() {
         (Variant::Killer, 6, 10),
         (Variant::KillerJigsaw, 9, 5),
     ] {
-        let items = generated(variant, size, count, 12);
+        let items = generated(variant, size, count * scale() as u64, 12);
         for (t, n) in run(&format!("{variant:?} {size}"), &items) {
             *total.entry(t).or_default() += n;
         }
@@ -219,7 +229,8 @@ fn plain_finders_are_sound_on_random_partial_killers() {
     use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
     let mut items = Vec::new();
-    for (size, count) in [(9, 150), (6, 50), (8, 30), (12, 10)] {
+    for (size, count) in [(9, 150), (6, 50), (8, 30), (12, 10), (16, 4)] {
+        let count = count * scale();
         let g = Geometry::standard(size).unwrap();
         for _ in 0..count {
             let solution = random_solution(&g, &mut rng);
