@@ -29,7 +29,6 @@ pub mod grader;
 pub mod grid;
 pub mod layout;
 pub mod puzzle;
-pub mod rating;
 pub mod solver;
 pub mod transform;
 

@@ -11,7 +11,7 @@
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
-use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
+use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -270,7 +270,7 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         solver_calls: g.metrics.solver_calls,
         repairs: g.metrics.repairs,
         micros,
-        level: g.metrics.level.as_str(),
+        grade: GradeRow::from_grade(&g.metrics.grade),
     };
     let key = canonical_key(&g.puzzle);
     Some(PuzzleRow::encode(

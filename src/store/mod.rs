@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 2; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 2`)
+//! # Schema (revision 3; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 3`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -15,7 +15,8 @@
 //! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
-//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! `level` (the human-style grader's: `easy`, `medium`, `hard`, `expert`, `extreme`, or `unrated`),
+//! `score`, `hardest`, `techniques`, `trial` (revision 3, see `schema::ADD_GRADE`), `canonical_key` (UNIQUE, 16 bytes:
 //! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
 //! symmetries of the square and the digit complement; the full form runs to 400 characters for
 //! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
@@ -35,6 +36,7 @@
 //! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
 pub mod codec;
+mod grade;
 mod issued;
 mod merge;
 mod read;
@@ -43,9 +45,10 @@ mod select;
 mod verify;
 mod write;
 
+pub use grade::GradeRow;
 pub use issued::{DayIssue, IssueRequest, Issued};
 pub use merge::{merge, MergeReport};
-pub use read::{StoredPuzzle, Summary, VariantCount};
+pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
 pub use select::{Query, ISSUES_TABLE};
 pub use verify::{solution_problem, CheckedRow};
@@ -376,7 +379,14 @@ impl Store {
                 return Err(self.err(e));
             }
         }
-        Ok(())
+        self.grade_ungraded()
+    }
+
+    /// The schema revision of the open file.
+    pub(super) fn schema_version(&self) -> Result<i32, StoreError> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
     }
 
     /// Map a SQLite error on this file to a `StoreError`.

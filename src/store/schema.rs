@@ -7,11 +7,13 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 /// Revisions (each adds to the one before; none changes an existing table):
 /// - 1: `runs`, `puzzles`, `chunks`, view `puzzle_origin`.
 /// - 2: `issued`, the puzzles given out by the feed or a book (see [`UPGRADES`]).
+/// - 3: the human-style grade of every puzzle: `score`, `hardest`, `techniques`, `trial` (see
+///   [`ADD_GRADE`]); the rows of an older file are graded in the upgrade (`level` is rewritten).
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
 /// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
 
 /// The oldest revision this build can still read (and upgrade when it writes).
 pub const OLDEST_READABLE: i32 = 1;
@@ -39,8 +41,21 @@ CREATE TABLE issued (
 CREATE INDEX issued_by_date ON issued (channel, date);
 ";
 
+/// Revision 3: the grade beside `puzzles.level` (`easy` .. `extreme`, or `unrated` when the
+/// grader could not decide). `score` orders puzzles (inside a level too), `hardest` names the
+/// hardest technique used, `techniques` counts the steps per technique (`name:count;...`, ladder
+/// order), `trial` is 1 when the logical path needed trial. NULL `score`: not graded yet (rows of
+/// an older file, graded when it is upgraded).
+pub const ADD_GRADE: &str = "
+ALTER TABLE puzzles ADD COLUMN score REAL;
+ALTER TABLE puzzles ADD COLUMN hardest TEXT;
+ALTER TABLE puzzles ADD COLUMN techniques TEXT;
+ALTER TABLE puzzles ADD COLUMN trial INTEGER;
+CREATE INDEX puzzles_by_level ON puzzles (variant, size, level, score);
+";
+
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
-pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED)];
+pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED), (2, ADD_GRADE)];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
 pub const CREATE: &str = "

@@ -287,8 +287,13 @@ fn a_revision_one_database_is_upgraded_and_books_share_the_table() {
     let db = d.join("p.db");
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("DROP TABLE issued; PRAGMA user_version = 1;")
-            .unwrap();
+        conn.execute_batch(
+            "DROP TABLE issued; DROP INDEX puzzles_by_level;
+             ALTER TABLE puzzles DROP COLUMN score; ALTER TABLE puzzles DROP COLUMN hardest;
+             ALTER TABLE puzzles DROP COLUMN techniques; ALTER TABLE puzzles DROP COLUMN trial;
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
     }
     // Read-only commands still read it as it is.
     ok(d, &["stats", "--db", "p.db"]);
