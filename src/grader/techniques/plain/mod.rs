@@ -394,3 +394,52 @@ pub(crate) fn for_each_subset<T>(
 
 #[cfg(test)]
 pub(crate) mod test_util;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_in_lexicographic_order() {
+        let mut seen = Vec::new();
+        let none: Option<()> = for_each_subset(5, 3, &mut |idx| {
+            seen.push(idx.to_vec());
+            None
+        });
+        assert!(none.is_none());
+        assert_eq!(seen.len(), 10);
+        assert_eq!(seen[0], vec![0, 1, 2]);
+        assert_eq!(seen[9], vec![2, 3, 4]);
+        assert!(seen.windows(2).all(|w| w[0] < w[1]));
+        let mut count = 0;
+        for_each_subset::<()>(4, 4, &mut |_| {
+            count += 1;
+            None
+        });
+        assert_eq!(count, 1);
+        assert_eq!(
+            for_each_subset(3, 2, &mut |idx| (idx == [0, 2]).then_some(7)),
+            Some(7)
+        );
+        assert!(for_each_subset::<()>(2, 3, &mut |_| panic!("no subset")).is_none());
+    }
+
+    #[test]
+    fn cage_must_and_strong_links_from_a_cage() {
+        use test_util::*;
+        // 7(3) = {1,2,4}: every combination holds 1, 2 and 4.
+        let p = killer(9, &[(7, &[(5, 5), (5, 6), (6, 5)])]);
+        let mut b = board(&p);
+        assert_eq!(digit_list(cage_must(&b, 0)), "1/2/4");
+        assert!(!strong_links(&b, d(4))
+            .iter()
+            .any(|l| l.via == LinkVia::Cage(0)));
+        b.eliminate(at(&b, 5, 5), d(4));
+        let links = strong_links(&b, d(4));
+        let cage_link = links.iter().find(|l| l.via == LinkVia::Cage(0)).unwrap();
+        assert_eq!((cage_link.a, cage_link.b), (at(&b, 5, 6), at(&b, 6, 5)));
+        // A cage that cannot reach its sum has no live combination.
+        set(&mut b, 5, 5, &[9]);
+        assert_eq!(cage_live(&b, 0), None);
+    }
+}
