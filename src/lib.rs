@@ -27,6 +27,7 @@ pub mod generator;
 pub mod geometry;
 pub mod grader;
 pub mod grid;
+pub mod layout;
 pub mod puzzle;
 pub mod rating;
 pub mod solver;
@@ -38,7 +39,9 @@ mod test_support;
 // Library adapters.
 pub mod export;
 pub mod format;
+pub mod output;
 pub mod pipeline;
+pub mod render;
 pub mod settings;
 pub mod store;
 

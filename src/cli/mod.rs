@@ -1,12 +1,15 @@
 //! Command-line front end: one file per subcommand; this file only dispatches.
 
 mod bench;
+mod book;
 mod check;
 mod export;
 mod generate;
 mod merge;
+mod render;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +25,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate puzzles into a SQLite database.
+    #[command(after_help = generate::AFTER_HELP)]
     Generate(generate::Args),
     /// Solve puzzles (or count their solutions).
     Solve(solve::Args),
@@ -33,8 +37,14 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
+    /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
+    Verify(verify::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
+    /// Write a print-ready PDF book of puzzles from a database.
+    Book(book::Args),
+    /// Write one SVG per puzzle (and solution) for web pages.
+    Render(render::Args),
 }
 
 /// Parse arguments and run the chosen subcommand.
@@ -42,13 +52,16 @@ enum Command {
 pub fn run() -> anyhow::Result<ExitCode> {
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match Cli::parse().command {
-        Command::Generate(args) => done(generate::run(args)),
+        Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Merge(args) => done(merge::run(args)),
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
+        Command::Verify(args) => verify::run(args),
         Command::Bench(args) => done(bench::run(args)),
+        Command::Book(args) => done(book::run(args)),
+        Command::Render(args) => done(render::run(args)),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use sudoku_press::rating::Level;
-use sudoku_press::store::{Store, Summary, VariantCount};
+use sudoku_press::store::{RunState, Store, Summary, VariantCount};
 
 /// Flags of `stats`.
 #[derive(clap::Args, Debug)]
@@ -17,7 +17,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let store = Store::open_read_only(&args.db)?;
     let s = store.summary()?;
     print!("{}", render(&args.db, &s));
+    print!("{}", render_runs(&store.runs()?));
+    let problems = store.record_problems()?;
+    for p in &problems {
+        eprintln!("warning: {}: {p}", args.db.display());
+    }
+    if !problems.is_empty() {
+        eprintln!(
+            "run `sudoku-press verify --db {}` for a full check",
+            args.db.display()
+        );
+    }
     Ok(())
+}
+
+/// One line per run: its seed, shard, and whether it is complete.
+fn render_runs(runs: &[RunState]) -> String {
+    let mut out = String::from("\nruns:\n");
+    for r in runs {
+        let positions = r.shard.positions(r.count);
+        let state = if r.is_complete() {
+            "complete".to_string()
+        } else {
+            format!(
+                "UNFINISHED at {} of {} ({:.1}%): run its generate command again to continue",
+                r.next_pos,
+                positions,
+                percent(r.next_pos, positions)
+            )
+        };
+        let shard = if r.shard.is_whole() {
+            String::new()
+        } else {
+            format!(", shard {}", r.shard)
+        };
+        out += &format!(
+            "  run {}: seed {}, {} work items{shard}, settings {}: {state}\n",
+            r.id, r.seed, r.count, r.settings_hash
+        );
+    }
+    out
 }
 
 fn percent(part: u64, whole: u64) -> f64 {

@@ -34,12 +34,16 @@ pub mod codec;
 mod merge;
 mod read;
 mod schema;
+mod select;
+mod verify;
 mod write;
 
 pub use merge::{merge, MergeReport};
 pub use read::{StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
-pub use write::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, RunState};
+pub use select::{Query, ISSUES_TABLE};
+pub use verify::{solution_problem, CheckedRow};
+pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
 
 use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
 use std::path::{Path, PathBuf};
@@ -147,6 +151,9 @@ pub enum StoreError {
     },
 }
 
+/// How long a writer waits for another process's transaction before giving up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// An open sudoku-press database.
 pub struct Store {
     conn: Connection,
@@ -169,6 +176,9 @@ impl Store {
     }
 
     fn open_writable(path: &Path) -> Result<Store, StoreError> {
+        if path.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         let exists = path.exists();
         if !exists {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -184,23 +194,37 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         };
         let store = Self::connect(path, flags)?;
-        if store.recognize()? {
-            store.configure()?;
-        } else {
-            store.configure()?;
+        if !store.recognize()? {
             store.create_schema()?;
         }
+        store.configure()?;
         Ok(store)
+    }
+
+    /// Close the database, folding the write-ahead log into the file so that the file alone
+    /// holds everything.
+    pub fn close(self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .map_err(|e| self.err(e))?;
+        let path = self.path;
+        self.conn.close().map_err(|(_, e)| classify(&path, e))
     }
 
     /// Open an existing database to read. On read-only media, where SQLite cannot make the
     /// shared-memory file WAL mode needs, a file without pending WAL content is read as immutable.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         if !path.is_file() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
         let store = match Self::connect_recognized(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
-            Err(StoreError::Open { .. }) if !has_pending_wal(path) => {
+            // SQLite reports a directory it cannot write as CANTOPEN or READONLY.
+            Err(StoreError::Open { .. } | StoreError::ReadOnly { .. })
+                if !has_pending_wal(path) =>
+            {
                 let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
                 Self::connect_recognized(&immutable_uri(path), flags)?
             }
@@ -214,6 +238,9 @@ impl Store {
 
     fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        // Wait for another process's transaction (rather than fail) from the first statement on.
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| classify(path, e))?;
         Ok(Store {
             conn,
             path: path.to_path_buf(),
@@ -284,18 +311,34 @@ impl Store {
         // WAL + NORMAL: a killed process keeps every committed chunk; one writer, readers allowed.
         self.conn
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
-            .map_err(|e| self.err(e))?;
-        self.conn
-            .busy_timeout(std::time::Duration::from_secs(10))
             .map_err(|e| self.err(e))
     }
 
+    /// Create the schema of an empty file. Two processes may both find the file empty: the write
+    /// lock is taken first (`BEGIN IMMEDIATE`) and the file looked at again under it, so only one
+    /// creates the tables and the other simply opens them.
     fn create_schema(&self) -> Result<(), StoreError> {
-        let sql = format!(
-            "BEGIN; {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
-            schema::CREATE
-        );
-        self.conn.execute_batch(&sql).map_err(|e| self.err(e))
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.err(e))?;
+        let created = match self.recognize() {
+            Ok(true) => Ok(()),
+            Ok(false) => self
+                .conn
+                .execute_batch(&format!(
+                    "{} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};",
+                    schema::CREATE
+                ))
+                .map_err(|e| self.err(e)),
+            Err(e) => Err(e),
+        };
+        let end = if created.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = self.conn.execute_batch(end).map_err(|e| self.err(e));
+        created.and(ended)
     }
 
     /// Map a SQLite error on this file to a `StoreError`.

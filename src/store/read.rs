@@ -79,6 +79,11 @@ pub struct Summary {
     pub gen_micros: u64,
 }
 
+/// The columns `decode` reads, in order.
+pub(super) const PUZZLE_COLUMNS: &str =
+    "id, run, seed, idx, variant, size, box_rows, box_cols, regions,
+    givens, solution, cages, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level";
+
 const SELECT_PUZZLES: &str =
     "SELECT id, run, seed, idx, variant, size, box_rows, box_cols, regions,
     givens, solution, cages, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level
@@ -98,7 +103,8 @@ impl Store {
         Ok(())
     }
 
-    fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
+    /// Decode a row selected with the columns of `SELECT_PUZZLES` (in that order).
+    pub(super) fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
         let get_err = |e| self.err(e);
         let id: i64 = row.get(0).map_err(get_err)?;
         let bad = |column, value: String| StoreError::BadRow {

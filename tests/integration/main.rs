@@ -1,6 +1,8 @@
 //! The one integration test binary: runs the real CLI in temp directories, and the data-set checks.
 
+mod book_cli;
 mod common;
 mod data_sets;
 mod generate_cli;
+mod robustness;
 mod solve_cli;
