@@ -29,7 +29,6 @@ pub mod grader;
 pub mod grid;
 pub mod layout;
 pub mod puzzle;
-pub mod rating;
 pub mod solver;
 pub mod transform;
 
@@ -38,6 +37,7 @@ mod test_support;
 
 // Library adapters.
 pub mod export;
+pub mod feed;
 pub mod format;
 pub mod output;
 pub mod pipeline;

@@ -13,7 +13,9 @@ pub struct Args {
     /// The database to read.
     #[arg(long, default_value = "output/puzzles.db")]
     db: PathBuf,
-    /// csv (one row a puzzle) or jsonl (the puzzle JSON of the data sets).
+    /// csv (one row a puzzle) or jsonl (the puzzle JSON of the data sets); one line a puzzle:
+    /// fpuzzles (f-puzzles JSON), sudokupad or fpuzzles-url (links that open the puzzle),
+    /// sudokuwiki (killer string), sudocue (`3x3::k:` code), ipuz.
     #[arg(long, value_parser = parse_format)]
     format: ExportFormat,
     /// Output file; `-` or absent: stdout.
@@ -25,7 +27,15 @@ fn parse_format(name: &str) -> Result<ExportFormat, String> {
     match name {
         "csv" => Ok(ExportFormat::Csv),
         "jsonl" => Ok(ExportFormat::Jsonl),
-        _ => Err(format!("{name:?}: use csv or jsonl")),
+        "fpuzzles" => Ok(ExportFormat::Fpuzzles),
+        "sudokupad" => Ok(ExportFormat::Sudokupad),
+        "fpuzzles-url" => Ok(ExportFormat::FpuzzlesUrl),
+        "sudokuwiki" => Ok(ExportFormat::Sudokuwiki),
+        "sudocue" => Ok(ExportFormat::Sudocue),
+        "ipuz" => Ok(ExportFormat::Ipuz),
+        _ => Err(format!(
+            "{name:?}: use csv, jsonl, fpuzzles, sudokupad, fpuzzles-url, sudokuwiki, sudocue or ipuz"
+        )),
     }
 }
 

@@ -4,8 +4,10 @@ mod bench;
 mod book;
 mod check;
 mod export;
+mod feed;
 mod generate;
 mod merge;
+mod rate;
 mod render;
 mod solve;
 mod stats;
@@ -39,6 +41,10 @@ enum Command {
     Stats(stats::Args),
     /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
     Verify(verify::Args),
+    /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
+    Feed(feed::Args),
+    /// Grade puzzles the way people solve them: level, score, techniques.
+    Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
     /// Write a print-ready PDF book of puzzles from a database.
@@ -59,9 +65,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
         Command::Verify(args) => verify::run(args),
+        Command::Feed(args) => done(feed::run(args)),
         Command::Bench(args) => done(bench::run(args)),
         Command::Book(args) => done(book::run(args)),
         Command::Render(args) => done(render::run(args)),
+        Command::Rate(args) => rate::run(args),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `sudoku-press stats`: counts per variant and level, cage statistics and generation rate.
 
 use std::path::PathBuf;
-use sudoku_press::rating::Level;
+use sudoku_press::grader::Level;
 use sudoku_press::store::{RunState, Store, Summary, VariantCount};
 
 /// Flags of `stats`.
@@ -63,8 +63,10 @@ fn percent(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
 
+/// Levels in difficulty order; names this build does not grade (`unrated`, or an older file's)
+/// come last.
 fn level_rank(name: &str) -> Option<Level> {
-    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+    name.parse().ok()
 }
 
 fn render(db: &std::path::Path, s: &Summary) -> String {
@@ -95,20 +97,26 @@ fn render(db: &std::path::Path, s: &Summary) -> String {
             v.cages_mean
         );
     }
-    out += "\nlevels (provisional):\n";
+    out += "\nlevels (human-style grade; score mean [min-max]):\n";
     for v in &s.by_variant {
         let mut levels: Vec<&VariantCount> = s
             .by_level
             .iter()
             .filter(|l| l.variant == v.variant && l.size == v.size)
             .collect();
-        levels.sort_by_key(|l| l.level.as_deref().map(level_rank));
+        levels.sort_by_key(|l| {
+            let rank = l.level.as_deref().and_then(level_rank);
+            (rank.is_none(), rank)
+        });
         let parts: Vec<String> = levels
             .iter()
             .map(|l| {
                 let name = l.level.as_deref().unwrap_or("?");
+                let score = l.score.map_or(String::new(), |(mean, min, max)| {
+                    format!(" score {mean:.1} [{min:.1}-{max:.1}]")
+                });
                 format!(
-                    "{name} {} ({:.1}%)",
+                    "{name} {} ({:.1}%){score}",
                     l.puzzles,
                     percent(l.puzzles, v.puzzles)
                 )

@@ -19,15 +19,14 @@ pub mod unique;
 pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
 
 use crate::geometry::Geometry;
+use crate::grader::{self, Grade};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::rating::{provisional_level, Level};
 use crate::solver::SolveStats;
 use crate::transform::GridTransform;
 use layout::{CageLayout, LayoutRules};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
-use serde::{Deserialize, Serialize};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
@@ -45,7 +44,7 @@ pub struct Generated {
 }
 
 /// Metrics of one generated puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Metrics {
     /// Number of givens.
     pub givens: usize,
@@ -57,8 +56,8 @@ pub struct Metrics {
     pub nodes: u64,
     /// Solver guesses of that search.
     pub guesses: u64,
-    /// Provisional level (see `rating`).
-    pub level: Level,
+    /// The human-style grade (level, score, hardest technique, technique counts, trial).
+    pub grade: Grade,
     /// Solver calls spent making this puzzle.
     pub solver_calls: u32,
     /// Layout repairs (zero-given killers).
@@ -84,6 +83,8 @@ pub enum Rejection {
 }
 
 /// The result of one work item.
+// Made and moved once per item: boxing the large variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// A unique puzzle.
@@ -228,7 +229,7 @@ fn metrics_of(puzzle: &Puzzle, stats: SolveStats, solver_calls: u32, repairs: u3
         cage_sizes,
         nodes: stats.nodes,
         guesses: stats.guesses,
-        level: provisional_level(puzzle, stats),
+        grade: grader::grade(puzzle),
         solver_calls,
         repairs,
     }

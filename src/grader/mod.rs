@@ -1,9 +1,22 @@
 //! Human-style grader: solves a puzzle the way people do, step by step, and rates it by the
 //! hardest techniques it needed (pure core, beside the solver).
+//!
+//! `grade(&puzzle)` checks uniqueness with the solver (a node budget), then applies the easiest
+//! technique of the ladder (`techniques::LADDER`) again and again, restarting from the easiest
+//! after every step, and records the path. The level is the highest tier the path needs (the
+//! lowest tier whose techniques alone solve the puzzle: deductions only shrink the candidates, so
+//! this does not depend on the path), the score a density-weighted sum of the work, and trial
+//! (taken from the known solution, recorded as such) is the last resort, so grading always ends.
 
+pub mod grade;
 pub mod state;
 pub mod step;
 pub mod techniques;
+pub mod text;
 
+#[cfg(test)]
+mod tests;
+
+pub use grade::{grade, is_sound, solve_logically, Grade, Level, Path, Verdict};
 pub use state::{Board, Contradiction};
-pub use step::{Step, Technique, Tier};
+pub use step::{Step, Technique, Tier, UnknownLevel};

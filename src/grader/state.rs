@@ -1,6 +1,7 @@
 //! The grader's board: a candidate grid with the puzzle's houses and cages, changed only by steps.
 
 use crate::bitset::{CellSet, DigitSet};
+use crate::cage::Cage;
 use crate::geometry::{Cell, Digit, Geometry, House};
 use crate::grader::step::Step;
 use crate::puzzle::Puzzle;
@@ -21,6 +22,10 @@ pub struct Board<'p> {
     house_sets: Vec<CellSet>,
     /// Cage index of every cell, `usize::MAX` for an uncaged cell.
     cage_of: Vec<usize>,
+    /// Counts changes to the candidates; finders remember it to skip work on unchanged cells.
+    clock: u32,
+    /// The clock value at each cell's last change.
+    changed_at: Vec<u32>,
 }
 
 impl<'p> Board<'p> {
@@ -43,6 +48,8 @@ impl<'p> Board<'p> {
             placed: vec![0; g.cell_count()],
             house_sets,
             cage_of,
+            clock: 1,
+            changed_at: vec![1; g.cell_count()],
         };
         for cell in g.cells() {
             if let Some(d) = puzzle.givens().get(cell) {
@@ -88,6 +95,91 @@ impl<'p> Board<'p> {
             .filter(|&c| self.placed[c.as_index()] == 0 && self.candidates(c).contains(digit))
             .collect()
     }
+    /// The puzzle's cages (empty for a plain puzzle).
+    pub fn cages(&self) -> &'p [Cage] {
+        self.puzzle.cages()
+    }
+    /// Is the cell still empty (no digit placed)?
+    pub fn is_empty(&self, cell: Cell) -> bool {
+        self.placed[cell.as_index()] == 0
+    }
+    /// The empty cells, in index order.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.placed
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v == 0)
+            .map(|(i, _)| Cell::new(i as u8))
+    }
+    /// Candidates left on the board (over the empty cells): how much a solver still has to sift.
+    pub fn candidate_count(&self) -> usize {
+        self.empty_cells()
+            .map(|c| self.candidates(c).len() as usize)
+            .sum()
+    }
+    /// Must these two different cells hold different digits (same row, column, region or cage)?
+    pub fn sees(&self, a: Cell, b: Cell) -> bool {
+        let g = self.geometry();
+        a != b
+            && (g.row(a) == g.row(b)
+                || g.col(a) == g.col(b)
+                || g.region(a) == g.region(b)
+                || (self.cage_of(a).is_some() && self.cage_of(a) == self.cage_of(b)))
+    }
+    /// `r<row>c<col>`, 1-based.
+    pub fn cell_name(&self, cell: Cell) -> String {
+        crate::puzzle::cell_name(self.geometry(), cell)
+    }
+    /// Digits placed in a house.
+    pub fn placed_in(&self, house: House) -> DigitSet {
+        self.house_sets[house.as_index()]
+            .iter()
+            .filter_map(|c| self.placed(c))
+            .collect()
+    }
+    /// Is the board impossible: an empty cell without candidates, a house missing a digit that
+    /// has no place in it, or a cage whose remaining cells cannot reach its sum?
+    pub fn is_broken(&self) -> bool {
+        let n = self.size();
+        let g = self.geometry();
+        if g.cells().any(|c| self.candidates(c).is_empty()) {
+            return true;
+        }
+        for h in 0..g.house_count() {
+            let set = &self.house_sets[h];
+            let (mut placed, mut possible) = (DigitSet::EMPTY, DigitSet::EMPTY);
+            for c in set.iter() {
+                match self.placed(c) {
+                    Some(d) if placed.contains(d) => return true,
+                    Some(d) => placed.insert(d),
+                    None => possible = possible.union(self.candidates(c)),
+                }
+            }
+            if placed.union(possible) != DigitSet::all(n) {
+                return true;
+            }
+        }
+        self.cages().iter().any(|cage| {
+            let (mut sum, mut lo, mut hi) = (0i32, 0i32, 0i32);
+            let mut seen = DigitSet::EMPTY;
+            for &c in &cage.cells {
+                match self.placed(c) {
+                    Some(d) if seen.contains(d) => return true,
+                    Some(d) => {
+                        seen.insert(d);
+                        sum += d.get() as i32;
+                    }
+                    None => {
+                        let cands = self.candidates(c);
+                        lo += cands.first().map_or(0, |d| d.get() as i32);
+                        hi += cands.iter().last().map_or(0, |d| d.get() as i32);
+                    }
+                }
+            }
+            let need = cage.sum as i32 - sum;
+            need < lo || need > hi
+        })
+    }
     /// Is every cell placed?
     pub fn is_solved(&self) -> bool {
         self.placed.iter().all(|&v| v != 0)
@@ -96,28 +188,48 @@ impl<'p> Board<'p> {
     /// distinctness is removed too, since a cage never repeats a digit).
     pub fn place(&mut self, cell: Cell, digit: Digit) {
         let i = cell.as_index();
+        self.clock += 1;
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
+        self.changed_at[i] = self.clock;
         for h in self.geometry().houses_of(cell) {
-            for peer in self.house_sets[h.as_index()].iter() {
+            let peers = self.house_sets[h.as_index()];
+            for peer in peers.iter() {
                 if peer != cell {
-                    self.candidates[peer.as_index()].remove(digit);
+                    self.strike(peer, digit);
                 }
             }
         }
         if let Some(k) = self.cage_of(cell) {
             for &peer in &self.puzzle.cages()[k].cells {
                 if peer != cell {
-                    self.candidates[peer.as_index()].remove(digit);
+                    self.strike(peer, digit);
                 }
             }
         }
     }
+    /// Remove a candidate from any cell, stamping the change.
+    fn strike(&mut self, cell: Cell, digit: Digit) {
+        let i = cell.as_index();
+        if self.candidates[i].contains(digit) {
+            self.candidates[i].remove(digit);
+            self.changed_at[i] = self.clock;
+        }
+    }
     /// Remove one candidate (no effect on placed cells).
     pub fn eliminate(&mut self, cell: Cell, digit: Digit) {
-        if self.placed[cell.as_index()] == 0 {
-            self.candidates[cell.as_index()].remove(digit);
+        if self.placed[cell.as_index()] == 0 && self.candidates(cell).contains(digit) {
+            self.clock += 1;
+            self.strike(cell, digit);
         }
+    }
+    /// The change counter: it moves whenever a candidate is removed or a digit placed.
+    pub fn clock(&self) -> u32 {
+        self.clock
+    }
+    /// Has the cell changed after clock value `since`?
+    pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
+        self.changed_at[cell.as_index()] > since
     }
     /// Apply a step's placements and eliminations; `Err` if a cell is left with no candidate.
     pub fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {

@@ -109,6 +109,195 @@ pub enum Technique {
     Trial,
 }
 
+impl Tier {
+    /// Every tier, easiest first.
+    pub const ALL: [Tier; 5] = [
+        Tier::Easy,
+        Tier::Medium,
+        Tier::Hard,
+        Tier::Expert,
+        Tier::Extreme,
+    ];
+    /// Lower-case name ("easy" .. "extreme"), as stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Easy => "easy",
+            Tier::Medium => "medium",
+            Tier::Hard => "hard",
+            Tier::Expert => "expert",
+            Tier::Extreme => "extreme",
+        }
+    }
+}
+
+impl std::fmt::Display for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of the five levels.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level {0:?}: use easy, medium, hard, expert or extreme")]
+pub struct UnknownLevel(pub String);
+
+impl std::str::FromStr for Tier {
+    type Err = UnknownLevel;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Tier::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownLevel(s.to_string()))
+    }
+}
+
+impl Technique {
+    /// Every technique, in declaration order.
+    pub const ALL: [Technique; 41] = [
+        Technique::FullHouse,
+        Technique::CageSingle,
+        Technique::HiddenSingle,
+        Technique::NakedSingle,
+        Technique::UniqueCombination,
+        Technique::CageCombination,
+        Technique::CageBounds,
+        Technique::SingleInnieOutie,
+        Technique::MustContain,
+        Technique::CageSubset,
+        Technique::MultiInnieOutie,
+        Technique::InnieOutieDifference,
+        Technique::KillerSubset,
+        Technique::MultiHouseInnieOutie,
+        Technique::CombinationClash,
+        Technique::CagePermutation,
+        Technique::HousePartition,
+        Technique::LawOfLeftovers,
+        Technique::SumAlgebra,
+        Technique::LockedCandidates,
+        Technique::NakedPair,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::HiddenTriple,
+        Technique::NakedQuad,
+        Technique::HiddenQuad,
+        Technique::XWing,
+        Technique::Swordfish,
+        Technique::Jellyfish,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::WWing,
+        Technique::SimpleColouring,
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::Aic,
+        Technique::AlsXz,
+        Technique::ForcingChain,
+        Technique::Trial,
+    ];
+    /// Snake-case key, as in JSON output ("hidden_single").
+    pub fn as_str(self) -> &'static str {
+        use Technique::*;
+        match self {
+            FullHouse => "full_house",
+            CageSingle => "cage_single",
+            HiddenSingle => "hidden_single",
+            NakedSingle => "naked_single",
+            UniqueCombination => "unique_combination",
+            CageCombination => "cage_combination",
+            CageBounds => "cage_bounds",
+            SingleInnieOutie => "innie_outie",
+            MustContain => "must_contain",
+            CageSubset => "cage_subset",
+            MultiInnieOutie => "multi_innie_outie",
+            InnieOutieDifference => "innie_outie_difference",
+            KillerSubset => "killer_subset",
+            MultiHouseInnieOutie => "multi_house_innie_outie",
+            CombinationClash => "combination_clash",
+            CagePermutation => "cage_permutation",
+            HousePartition => "house_partition",
+            LawOfLeftovers => "law_of_leftovers",
+            SumAlgebra => "sum_algebra",
+            LockedCandidates => "locked_candidates",
+            NakedPair => "naked_pair",
+            HiddenPair => "hidden_pair",
+            NakedTriple => "naked_triple",
+            HiddenTriple => "hidden_triple",
+            NakedQuad => "naked_quad",
+            HiddenQuad => "hidden_quad",
+            XWing => "x_wing",
+            Swordfish => "swordfish",
+            Jellyfish => "jellyfish",
+            Skyscraper => "skyscraper",
+            TwoStringKite => "two_string_kite",
+            XyWing => "xy_wing",
+            XyzWing => "xyz_wing",
+            WWing => "w_wing",
+            SimpleColouring => "simple_colouring",
+            XChain => "x_chain",
+            XyChain => "xy_chain",
+            Aic => "aic",
+            AlsXz => "als_xz",
+            ForcingChain => "forcing_chain",
+            Trial => "trial",
+        }
+    }
+    /// The name people use ("Hidden single").
+    pub fn name(self) -> &'static str {
+        use Technique::*;
+        match self {
+            FullHouse => "Full house",
+            CageSingle => "Cage single",
+            HiddenSingle => "Hidden single",
+            NakedSingle => "Naked single",
+            UniqueCombination => "Unique combination",
+            CageCombination => "Cage combinations",
+            CageBounds => "Cage min/max",
+            SingleInnieOutie => "Innie/outie",
+            MustContain => "Must-contain digit",
+            CageSubset => "Subset in a cage",
+            MultiInnieOutie => "Innies/outies",
+            InnieOutieDifference => "Innie-outie difference",
+            KillerSubset => "Killer subset",
+            MultiHouseInnieOutie => "Innies/outies of several houses",
+            CombinationClash => "Combination clash",
+            CagePermutation => "Cage permutations",
+            HousePartition => "House partition",
+            LawOfLeftovers => "Law of leftovers",
+            SumAlgebra => "Sum algebra",
+            LockedCandidates => "Locked candidates",
+            NakedPair => "Naked pair",
+            HiddenPair => "Hidden pair",
+            NakedTriple => "Naked triple",
+            HiddenTriple => "Hidden triple",
+            NakedQuad => "Naked quad",
+            HiddenQuad => "Hidden quad",
+            XWing => "X-wing",
+            Swordfish => "Swordfish",
+            Jellyfish => "Jellyfish",
+            Skyscraper => "Skyscraper",
+            TwoStringKite => "2-string kite",
+            XyWing => "XY-wing",
+            XyzWing => "XYZ-wing",
+            WWing => "W-wing",
+            SimpleColouring => "Simple colouring",
+            XChain => "X-chain",
+            XyChain => "XY-chain",
+            Aic => "Alternating inference chain",
+            AlsXz => "ALS-XZ",
+            ForcingChain => "Forcing chain",
+            Trial => "Trial",
+        }
+    }
+}
+
+impl std::fmt::Display for Technique {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A found deduction: placements and/or eliminations, the places involved, and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {

@@ -11,13 +11,14 @@
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
-use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
+use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
 pub mod bench;
+pub mod rate;
 pub mod solve;
 pub mod verify;
 
@@ -269,7 +270,7 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         solver_calls: g.metrics.solver_calls,
         repairs: g.metrics.repairs,
         micros,
-        level: g.metrics.level.as_str(),
+        grade: GradeRow::from_grade(&g.metrics.grade),
     };
     let key = canonical_key(&g.puzzle);
     Some(PuzzleRow::encode(

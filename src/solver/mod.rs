@@ -10,7 +10,7 @@
 //! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
 
 mod cages;
-mod combos;
+pub(crate) mod combos;
 mod innies;
 mod kernel;
 mod layout;

@@ -22,8 +22,11 @@ pub struct MergeReport {
 const COLUMNS: &str =
     "seed, idx, variant, size, box_rows, box_cols, regions, givens, solution, cages,
     givens_count, cage_count, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level,
-    canonical_key";
-const COLUMN_COUNT: usize = 20;
+    canonical_key, score, hardest, techniques, trial";
+const COLUMN_COUNT: usize = 24;
+/// What an input older than schema revision 3 (no grade yet) gives for the last four columns;
+/// the merged rows are graded before the output is moved into place.
+const UNGRADED: &str = "NULL, NULL, NULL, NULL";
 /// Rows per output transaction.
 const BATCH: usize = 10_000;
 
@@ -73,6 +76,7 @@ pub fn merge(
         report.puzzles += puzzles;
         report.duplicates += duplicates;
     }
+    out.grade_ungraded()?;
     out.close()?;
     temp.commit_new().map_err(output_error)?;
     Ok(report)
@@ -174,14 +178,16 @@ fn copy_group(
         )
         .map_err(|e| out.err(e))?;
     let run_id = out.conn.last_insert_rowid();
-    let select = format!("SELECT {COLUMNS} FROM puzzles WHERE run = ?1 ORDER BY idx");
     let mut stmts = group
         .iter()
         .map(|m| {
-            stores[m.input]
-                .conn
-                .prepare(&select)
-                .map_err(|e| stores[m.input].err(e))
+            let input = &stores[m.input];
+            let columns = match input.schema_version()? >= 3 {
+                true => COLUMNS.to_string(),
+                false => COLUMNS.replace("score, hardest, techniques, trial", UNGRADED),
+            };
+            let select = format!("SELECT {columns} FROM puzzles WHERE run = ?1 ORDER BY idx");
+            input.conn.prepare(&select).map_err(|e| input.err(e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut cursors: Vec<Rows> = Vec::with_capacity(group.len());

@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 1; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 1`)
+//! # Schema (revision 3; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 3`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -15,7 +15,8 @@
 //! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
-//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! `level` (the human-style grader's: `easy`, `medium`, `hard`, `expert`, `extreme`, or `unrated`),
+//! `score`, `hardest`, `techniques`, `trial` (revision 3, see `schema::ADD_GRADE`), `canonical_key` (UNIQUE, 16 bytes:
 //! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
 //! symmetries of the square and the digit complement; the full form runs to 400 characters for
 //! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
@@ -25,12 +26,18 @@
 //! `run`, `first_pos`, `end_pos` (positions in the shard's sequence, end exclusive; position `p` of
 //! shard `I/N` is work item `p * N + I`), `stored`, `duplicates`, `rejected`, `wall_micros`.
 //!
+//! `issued` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
+//! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
+//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
+//!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
 //! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
 //! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
 pub mod codec;
+mod grade;
+mod issued;
 mod merge;
 mod read;
 mod schema;
@@ -38,8 +45,10 @@ mod select;
 mod verify;
 mod write;
 
+pub use grade::GradeRow;
+pub use issued::{DayIssue, IssueRequest, Issued};
 pub use merge::{merge, MergeReport};
-pub use read::{StoredPuzzle, Summary, VariantCount};
+pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
 pub use select::{Query, ISSUES_TABLE};
 pub use verify::{solution_problem, CheckedRow};
@@ -194,7 +203,9 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         };
         let store = Self::connect(path, flags)?;
-        if !store.recognize()? {
+        if store.recognize()? {
+            store.upgrade()?;
+        } else {
             store.create_schema()?;
         }
         store.configure()?;
@@ -283,7 +294,7 @@ impl Store {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(|e| self.err(e))?;
         if id == APPLICATION_ID {
-            if version != SCHEMA_VERSION {
+            if !(schema::OLDEST_READABLE..=SCHEMA_VERSION).contains(&version) {
                 return Err(StoreError::SchemaVersion {
                     path: self.path.clone(),
                     found: version,
@@ -326,8 +337,9 @@ impl Store {
             Ok(false) => self
                 .conn
                 .execute_batch(&format!(
-                    "{} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};",
-                    schema::CREATE
+                    "{} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};",
+                    schema::CREATE,
+                    schema::UPGRADES.iter().map(|(_, sql)| *sql).collect::<String>()
                 ))
                 .map_err(|e| self.err(e)),
             Err(e) => Err(e),
@@ -339,6 +351,42 @@ impl Store {
         };
         let ended = self.conn.execute_batch(end).map_err(|e| self.err(e));
         created.and(ended)
+    }
+
+    /// Bring a file of an older schema revision up to this build's, one revision a transaction
+    /// (`BEGIN IMMEDIATE`, so two processes opening the same old file upgrade it once).
+    fn upgrade(&self) -> Result<(), StoreError> {
+        let version: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if version >= SCHEMA_VERSION {
+            return Ok(());
+        }
+        for &(from, sql) in schema::UPGRADES {
+            let tx = "BEGIN IMMEDIATE";
+            self.conn.execute_batch(tx).map_err(|e| self.err(e))?;
+            let version: i32 = self
+                .conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(|e| self.err(e))?;
+            let sql = match version == from {
+                true => format!("{sql} PRAGMA user_version = {}; COMMIT;", from + 1),
+                false => "COMMIT;".to_string(),
+            };
+            if let Err(e) = self.conn.execute_batch(&sql) {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(self.err(e));
+            }
+        }
+        self.grade_ungraded()
+    }
+
+    /// The schema revision of the open file.
+    pub(super) fn schema_version(&self) -> Result<i32, StoreError> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
     }
 
     /// Map a SQLite error on this file to a `StoreError`.

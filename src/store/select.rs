@@ -9,11 +9,6 @@ use std::collections::HashSet;
 /// by books that record what they print. Until a database has it, nothing has been issued.
 pub const ISSUES_TABLE: &str = "issues";
 
-/// The columns `Store::decode` reads, in its order.
-const COLUMNS: &str = "p.id, p.run, p.seed, p.idx, p.variant, p.size, p.box_rows, p.box_cols,
-    p.regions, p.givens, p.solution, p.cages, p.cage_sizes, p.nodes, p.guesses, p.solver_calls,
-    p.repairs, p.gen_micros, p.level";
-
 /// Which puzzles to take.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Query {
@@ -40,7 +35,7 @@ impl Store {
         if query.count == 0 {
             return Ok(Vec::new());
         }
-        let (sql, params) = self.where_clause(query, COLUMNS)?;
+        let (sql, params) = self.where_clause(query, &self.puzzle_columns()?)?;
         let mut stmt = self
             .conn
             .prepare(&format!("{sql} ORDER BY p.id"))
@@ -80,7 +75,10 @@ impl Store {
     ) -> Result<Result<Vec<StoredPuzzle>, Vec<i64>>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare(&format!("SELECT {COLUMNS} FROM puzzles p WHERE p.id = ?1"))
+            .prepare(&format!(
+                "SELECT {} FROM puzzles p WHERE p.id = ?1",
+                self.puzzle_columns()?
+            ))
             .map_err(|e| self.err(e))?;
         let (mut found, mut missing) = (Vec::new(), Vec::new());
         for &id in ids {
@@ -148,7 +146,13 @@ mod tests {
         settings.run.db = path.clone();
         let plan = settings.validate("test", &Origin::Defaults).unwrap();
         let mut store = Store::open_or_create(&path).unwrap();
-        pipeline::run(&mut store, &plan, |_| {}).expect("generate");
+        pipeline::run(
+            &mut store,
+            &plan,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+        .expect("generate");
         drop(store);
         Store::open_read_only(&path).unwrap()
     }

@@ -28,7 +28,7 @@ fn row(index: u64, key: &str) -> PuzzleRow {
         solver_calls: 2,
         repairs: 0,
         micros: 10,
-        level: "easy",
+        grade: GradeRow::from_grade(&crate::grader::grade(&puzzle)),
     };
     PuzzleRow::encode(index, "killer", &puzzle, &solution, &metrics, key)
 }

@@ -2,7 +2,7 @@
 //! reported, not fatal), stored solutions checked against their puzzle, and the run and chunk
 //! records checked against the rows they account for.
 
-use super::read::{StoredPuzzle, PUZZLE_COLUMNS};
+use super::read::{StoredPuzzle, DECODED_COLUMNS};
 use super::write::RunState;
 use super::{Store, StoreError};
 use crate::check::find_conflicts;
@@ -38,9 +38,14 @@ impl Store {
         run: Option<i64>,
         mut f: impl FnMut(CheckedRow) -> Result<(), E>,
     ) -> Result<(), E> {
-        let filter = if run.is_some() { "WHERE run = ?1" } else { "" };
+        let filter = if run.is_some() {
+            "WHERE p.run = ?1"
+        } else {
+            ""
+        };
+        let columns = self.puzzle_columns()?;
         let sql =
-            format!("SELECT {PUZZLE_COLUMNS}, canonical_key FROM puzzles {filter} ORDER BY id");
+            format!("SELECT {columns}, p.canonical_key FROM puzzles p {filter} ORDER BY p.id");
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let mut rows = match run {
             Some(id) => stmt.query([id]),
@@ -49,7 +54,7 @@ impl Store {
         .map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let id: i64 = row.get(0).map_err(|e| self.err(e))?;
-            let canonical_key = row.get::<_, Vec<u8>>(19).unwrap_or_default();
+            let canonical_key = row.get::<_, Vec<u8>>(DECODED_COLUMNS).unwrap_or_default();
             f(CheckedRow {
                 id,
                 decoded: self.decode(row),

@@ -1,6 +1,6 @@
 //! Writing: runs, and chunks of puzzles committed in one transaction with their progress record.
 
-use super::{codec, Store, StoreError};
+use super::{codec, GradeRow, Store, StoreError};
 use crate::geometry::Regions;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -89,7 +89,7 @@ pub struct Committed {
 }
 
 /// One puzzle encoded for its row (built by the workers, so encoding runs in parallel).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PuzzleRow {
     index: u64,
     variant: &'static str,
@@ -107,12 +107,12 @@ pub struct PuzzleRow {
     solver_calls: u32,
     repairs: u32,
     micros: u64,
-    level: &'static str,
+    grade: GradeRow,
     canonical_key: [u8; 16],
 }
 
 /// The measurements stored beside a puzzle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RowMetrics {
     /// `sizes[k]`: cages of `k` cells.
     pub cage_sizes: Vec<u32>,
@@ -126,8 +126,8 @@ pub struct RowMetrics {
     pub repairs: u32,
     /// Generation time on one thread, microseconds.
     pub micros: u64,
-    /// Provisional difficulty level (`easy`, `medium`, `hard`, `expert`).
-    pub level: &'static str,
+    /// The human-style grade.
+    pub grade: GradeRow,
 }
 
 impl PuzzleRow {
@@ -163,7 +163,7 @@ impl PuzzleRow {
             solver_calls: metrics.solver_calls,
             repairs: metrics.repairs,
             micros: metrics.micros,
-            level: metrics.level,
+            grade: metrics.grade.clone(),
             canonical_key: codec::fingerprint(canonical_key.as_bytes()).to_be_bytes(),
         }
     }
@@ -185,9 +185,9 @@ pub struct Chunk {
 const INSERT_PUZZLE: &str =
     "INSERT INTO puzzles (run, seed, idx, variant, size, box_rows, box_cols,
     regions, givens, solution, cages, givens_count, cage_count, cage_sizes, nodes, guesses,
-    solver_calls, repairs, gen_micros, level, canonical_key)
+    solver_calls, repairs, gen_micros, level, canonical_key, score, hardest, techniques, trial)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21)
+    ?20, ?21, ?22, ?23, ?24, ?25)
     ON CONFLICT (canonical_key) DO NOTHING";
 
 impl Store {
@@ -371,8 +371,12 @@ impl Store {
                         p.solver_calls,
                         p.repairs,
                         p.micros as i64,
-                        p.level,
+                        p.grade.level,
                         &p.canonical_key[..],
+                        p.grade.score,
+                        p.grade.hardest,
+                        p.grade.techniques,
+                        p.grade.trial,
                     ])
                     .map_err(fail)?;
                 if inserted == 1 {

@@ -3,6 +3,8 @@
 mod book_cli;
 mod common;
 mod data_sets;
+mod export_links_cli;
+mod feed_cli;
 mod generate_cli;
 mod robustness;
 mod solve_cli;

@@ -1,4 +1,156 @@
 //! The technique ladder: one finder function per technique, tried easiest first.
 //!
 //! A finder looks at a `Board` and returns the first step it sees (or `None`); it never changes
-//! the board. Finders are grouped by family, one file each.
+//! the board. Finders are grouped by family, one file each. Batch finders report every instance
+//! they see at once (singles, one step per cage), each instance its own step.
+//!
+//! Each rung has a tier (a puzzle's level is the highest tier its easiest-first path needs) and a
+//! weight (the work one step costs a person, scaled by candidate density for the score).
+
+pub mod cages;
+pub(crate) mod context;
+pub mod must;
+pub mod singles;
+pub mod sums;
+
+pub use context::Context;
+
+use crate::grader::state::Board;
+use crate::grader::step::{Step, Technique, Tier};
+
+/// How a rung looks for steps.
+#[derive(Copy, Clone)]
+pub enum Finder {
+    /// Returns one step (the plain-logic families).
+    One(fn(&Board) -> Option<Step>),
+    /// Pushes every instance on the board.
+    All(fn(&Board, &mut Vec<Step>)),
+    /// Killer finders that use the per-puzzle tables and memory.
+    Cages(fn(&mut Context, &Board, &mut Vec<Step>)),
+}
+
+impl std::fmt::Debug for Finder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Finder::One(_) => "One",
+            Finder::All(_) => "All",
+            Finder::Cages(_) => "Cages",
+        })
+    }
+}
+
+/// One rung of the ladder.
+#[derive(Copy, Clone, Debug)]
+pub struct Rung {
+    /// The technique its steps are credited to.
+    pub technique: Technique,
+    /// Its tier.
+    pub tier: Tier,
+    /// Work per step for the score, before the candidate-density factor.
+    pub weight: f64,
+    /// The finder.
+    pub finder: Finder,
+    /// Only meaningful on killers.
+    pub killer_only: bool,
+}
+
+impl Rung {
+    /// Run the finder, pushing what it finds into `out`.
+    pub fn find(&self, ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+        if self.killer_only && board.cages().is_empty() {
+            return;
+        }
+        match self.finder {
+            Finder::One(f) => out.extend(f(board)),
+            Finder::All(f) => f(board, out),
+            Finder::Cages(f) => f(ctx, board, out),
+        }
+    }
+}
+
+const fn rung(technique: Technique, tier: Tier, weight: f64, finder: Finder) -> Rung {
+    Rung {
+        technique,
+        tier,
+        weight,
+        finder,
+        killer_only: false,
+    }
+}
+
+const fn cage_rung(
+    technique: Technique,
+    tier: Tier,
+    weight: f64,
+    f: fn(&mut Context, &Board, &mut Vec<Step>),
+) -> Rung {
+    Rung {
+        technique,
+        tier,
+        weight,
+        finder: Finder::Cages(f),
+        killer_only: true,
+    }
+}
+
+use Technique as T;
+use Tier::{Easy, Hard, Medium};
+
+/// The ladder, easiest first. Trial (always available, always last) is not a rung: the engine
+/// takes it from the known solution when every rung is stuck.
+pub static LADDER: &[Rung] = &[
+    rung(T::FullHouse, Easy, 0.5, Finder::All(singles::full_house)),
+    rung(T::CageSingle, Easy, 0.5, Finder::All(singles::cage_single)),
+    rung(
+        T::HiddenSingle,
+        Easy,
+        1.0,
+        Finder::All(singles::hidden_single),
+    ),
+    rung(
+        T::NakedSingle,
+        Easy,
+        1.0,
+        Finder::All(singles::naked_single),
+    ),
+    cage_rung(T::UniqueCombination, Easy, 1.5, cages::unique_combination),
+    cage_rung(T::CageBounds, Easy, 2.0, cages::cage_bounds),
+    cage_rung(T::CageCombination, Easy, 3.0, cages::cage_combination),
+    cage_rung(T::SingleInnieOutie, Easy, 4.0, sums::single_innie_outie),
+    cage_rung(T::MustContain, Medium, 15.0, must::cage_pointing),
+    cage_rung(T::MultiInnieOutie, Medium, 20.0, sums::multi_innie_outie),
+    cage_rung(T::MustContain, Medium, 20.0, must::cage_house_overlap),
+    cage_rung(
+        T::InnieOutieDifference,
+        Medium,
+        25.0,
+        sums::innie_outie_difference,
+    ),
+    cage_rung(
+        T::MultiHouseInnieOutie,
+        Hard,
+        35.0,
+        sums::multi_house_innie_outie,
+    ),
+    cage_rung(T::CagePermutation, Hard, 40.0, cages::cage_permutation),
+    cage_rung(T::CombinationClash, Hard, 45.0, cages::combination_clash),
+];
+
+/// The tier of a technique (its first rung), Extreme for trial.
+pub fn tier_of(technique: Technique) -> Tier {
+    LADDER
+        .iter()
+        .find(|r| r.technique == technique)
+        .map_or(Tier::Extreme, |r| r.tier)
+}
+
+/// The score weight of a technique (its first rung).
+pub fn weight_of(technique: Technique) -> f64 {
+    LADDER
+        .iter()
+        .find(|r| r.technique == technique)
+        .map_or(TRIAL_WEIGHT, |r| r.weight)
+}
+
+/// Score weight of one trial step.
+pub const TRIAL_WEIGHT: f64 = 300.0;

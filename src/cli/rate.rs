@@ -1,0 +1,79 @@
+//! `sudoku-press rate`: grade every puzzle of a file the way people solve, in parallel, one JSON
+//! line per puzzle in input order (the input's own keys kept, then `level`, `score`, `hardest`,
+//! `techniques`, `trial`, `steps`; `level: null` and a `reason` when there is no unique solution).
+//!
+//! Exit code: 0 when every puzzle was graded; 1 when some puzzle has no unique solution; 2 on bad
+//! input.
+
+use anyhow::Context;
+use serde_json::{json, Map, Value};
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+use sudoku_press::format::{self, jsonl, Entry, Format, Reader};
+use sudoku_press::grader::Grade;
+use sudoku_press::pipeline::rate::rate_stream;
+use sudoku_press::pipeline::solve::SolveStreamError;
+
+/// Flags of `rate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
+    #[arg(long, value_name = "F")]
+    format: Option<Format>,
+    /// Worker threads (0 = one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Puzzle file, `-` for standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: String,
+}
+
+/// Run `rate`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = if args.file == "-" {
+        "<stdin>"
+    } else {
+        &args.file
+    };
+    let input = format::open_input(&args.file).with_context(|| format!("cannot open {name}"))?;
+    let reader = Reader::new(input, args.format).context(name.to_string())?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let (mut written, mut ungraded) = (0usize, 0usize);
+    let rated = rate_stream(reader, args.threads, |entry, grade| {
+        ungraded += usize::from(grade.level.is_none());
+        written += 1;
+        jsonl::write_object(&mut out, &grade_object(entry, grade))
+    });
+    out.flush()?;
+    match rated {
+        Err(SolveStreamError::Output(err)) => return Err(err.into()),
+        other => other.with_context(|| name.to_string())?,
+    }
+    if ungraded > 0 {
+        eprintln!("{ungraded} of {written} puzzles have no unique solution and were not graded");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The entry's object with the grade's keys added.
+fn grade_object(entry: Entry, grade: &Grade) -> Map<String, Value> {
+    let mut object = entry
+        .object
+        .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None));
+    object.insert("level".into(), json!(grade.level.map(|l| l.as_str())));
+    object.insert("score".into(), json!((grade.score * 100.0).round() / 100.0));
+    object.insert("hardest".into(), json!(grade.hardest.map(|t| t.as_str())));
+    let counts: Map<String, Value> = grade
+        .techniques
+        .iter()
+        .map(|(t, n)| (t.as_str().to_string(), json!(n)))
+        .collect();
+    object.insert("techniques".into(), Value::Object(counts));
+    object.insert("trial".into(), json!(grade.trial));
+    object.insert("steps".into(), json!(grade.steps));
+    if let Some(reason) = grade.reason() {
+        object.insert("reason".into(), json!(reason));
+    }
+    object
+}

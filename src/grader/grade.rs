@@ -1,0 +1,387 @@
+//! The step engine: solve the way people do (easiest technique first, restarting after every
+//! step), record the path, and turn it into a level, a score and technique counts.
+
+use super::state::Board;
+use super::step::{Step, Technique, Tier};
+use super::techniques::{Context, Rung, LADDER, TRIAL_WEIGHT};
+use crate::bitset::DigitSet;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::solver;
+
+/// A puzzle's difficulty level: the lowest tier whose techniques solve it.
+pub type Level = Tier;
+
+/// Search nodes the uniqueness check may spend before the grade gives up ("undecided"); it runs
+/// from the position where logic got stuck, which is far easier than the empty grid.
+pub const UNIQUENESS_NODES: u64 = 5_000_000;
+
+/// What the uniqueness check said.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exactly one solution: graded.
+    Unique,
+    /// No solution.
+    NoSolution,
+    /// Two or more solutions.
+    Several,
+    /// The check ran out of its node budget.
+    Undecided,
+    /// A technique made a step the solution contradicts (a grader bug; never expected).
+    Unsound,
+}
+
+/// The grade of one puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grade {
+    /// The level; `None` when the puzzle has no unique solution (see `verdict`).
+    pub level: Option<Level>,
+    /// Continuous difficulty for ordering (inside a level and across levels).
+    pub score: f64,
+    /// The hardest technique used (highest tier, then highest weight).
+    pub hardest: Option<Technique>,
+    /// Steps per technique, in ladder order, only those used.
+    pub techniques: Vec<(Technique, u32)>,
+    /// Was trial needed?
+    pub trial: bool,
+    /// Steps on the path.
+    pub steps: usize,
+    /// The uniqueness verdict.
+    pub verdict: Verdict,
+}
+
+impl Grade {
+    fn ungraded(verdict: Verdict) -> Self {
+        Grade {
+            level: None,
+            score: 0.0,
+            hardest: None,
+            techniques: Vec::new(),
+            trial: false,
+            steps: 0,
+            verdict,
+        }
+    }
+    /// Why there is no level: "no solution", "several solutions", ... (`None` when graded).
+    pub fn reason(&self) -> Option<&'static str> {
+        match self.verdict {
+            Verdict::Unique => None,
+            Verdict::NoSolution => Some("no solution"),
+            Verdict::Several => Some("several solutions"),
+            Verdict::Undecided => Some("uniqueness undecided within the search budget"),
+            Verdict::Unsound => Some("internal error: a technique contradicted the solution"),
+        }
+    }
+}
+
+/// A graded puzzle with its whole path, for `explain`.
+#[derive(Clone, Debug)]
+pub struct Path {
+    /// The grade.
+    pub grade: Grade,
+    /// Every step, in order (empty when not graded).
+    pub steps: Vec<Step>,
+    /// The solution, when unique.
+    pub solution: Option<Grid>,
+}
+
+/// Grade a puzzle: solve it logically; the first time no technique applies, the solver checks
+/// uniqueness from that position (every deduction holds in every solution, so the position has
+/// the puzzle's solutions) and trial continues from its solution.
+pub fn grade(puzzle: &Puzzle) -> Grade {
+    walk(puzzle, None, false).grade
+}
+
+/// Grade a puzzle and keep every step.
+pub fn solve_logically(puzzle: &Puzzle) -> Path {
+    walk(puzzle, None, true)
+}
+
+/// Does `step` agree with the solution (no true digit removed, no wrong digit placed)?
+pub fn is_sound(step: &Step, solution: &Grid) -> bool {
+    step.placements
+        .iter()
+        .all(|&(c, d)| solution.get(c) == Some(d))
+        && step
+            .eliminations
+            .iter()
+            .all(|&(c, d)| solution.get(c) != Some(d))
+}
+
+/// The solutions of the puzzle restricted to the board's placements (up to 2), or the verdict
+/// that stops grading.
+fn solve_from(board: &Board) -> Result<Grid, Verdict> {
+    let puzzle = board.puzzle();
+    let values = board
+        .geometry()
+        .cells()
+        .map(|c| board.placed(c).map_or(0, |d| d.get()))
+        .collect();
+    let Some(givens) = Grid::from_values(puzzle.size(), values) else {
+        return Err(Verdict::NoSolution);
+    };
+    let Ok(here) = Puzzle::new(puzzle.geometry().clone(), givens, puzzle.cages().to_vec()) else {
+        return Err(Verdict::NoSolution);
+    };
+    let report = solver::solve_within(&here, 2, UNIQUENESS_NODES);
+    match (report.solutions.len(), report.complete) {
+        (1, true) => Ok(report
+            .solutions
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| unreachable!())),
+        (0, true) => Err(Verdict::NoSolution),
+        (2.., _) => Err(Verdict::Several),
+        _ => Err(Verdict::Undecided),
+    }
+}
+
+fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
+    Path {
+        grade: Grade::ungraded(verdict),
+        steps,
+        solution: None,
+    }
+}
+
+/// Solve logically. With `known` (a solution), every step is checked against it and an unsound
+/// one stops the walk (`Verdict::Unsound`); without, the solver is asked when trial is needed.
+pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
+    let mut board = Board::new(puzzle);
+    let mut ctx = Context::new(puzzle);
+    let mut solution = known.cloned();
+    let cells = board.geometry().cell_count() as f64;
+    let mut counts = vec![0u32; Technique::ALL.len()];
+    let mut order: Vec<Technique> = Vec::new();
+    let mut tally = Tally::default();
+    let mut steps = Vec::new();
+    let mut found = Vec::new();
+    while !board.is_solved() {
+        found.clear();
+        let clock = board.clock();
+        let mut used: Option<&Rung> = None;
+        for r in LADDER {
+            r.find(&mut ctx, &board, &mut found);
+            if !found.is_empty() {
+                used = Some(r);
+                break;
+            }
+        }
+        let density = board.candidate_count() as f64 / cells;
+        let (tier, weight) = match used {
+            Some(r) => (r.tier, r.weight),
+            None => (Tier::Extreme, TRIAL_WEIGHT),
+        };
+        if used.is_none() {
+            // Stuck: trial. A candidate whose assumption the ladder refutes goes; failing that,
+            // the solver's solution (found now if not known) gives the cell's digit.
+            match refute(&board, &ctx) {
+                Some(step) => found.push(step),
+                None => {
+                    let s = match solution.take() {
+                        Some(s) => s,
+                        None => match solve_from(&board) {
+                            Ok(s) => s,
+                            Err(v) => return ungraded(v, steps),
+                        },
+                    };
+                    found.push(trial(&board, &s));
+                    solution = Some(s);
+                }
+            }
+        }
+        for step in found.drain(..) {
+            if let Some(s) = known {
+                if !is_sound(&step, s) {
+                    let mut path = ungraded(Verdict::Unsound, steps);
+                    path.grade.hardest = Some(step.technique);
+                    path.steps.push(step);
+                    return path;
+                }
+            }
+            if board.apply(&step).is_err() {
+                return ungraded(Verdict::NoSolution, steps);
+            }
+            let t = step.technique;
+            if counts[t as usize] == 0 {
+                order.push(t);
+            }
+            counts[t as usize] += 1;
+            tally.add(t, tier, weight, density);
+            if keep {
+                steps.push(step);
+            }
+        }
+        if board.clock() == clock {
+            // Nothing changed (never expected): stop rather than loop.
+            return ungraded(Verdict::Unsound, steps);
+        }
+    }
+    if !puzzle.is_solution(&board_grid(&board)) {
+        return ungraded(Verdict::NoSolution, steps);
+    }
+    order.sort_by_key(|&t| {
+        LADDER
+            .iter()
+            .position(|r| r.technique == t)
+            .unwrap_or(usize::MAX)
+    });
+    let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
+    let grade = Grade {
+        level: Some(tally.tier),
+        score: tally.score(),
+        hardest: tally.hardest,
+        techniques,
+        trial: counts[Technique::Trial as usize] > 0,
+        steps: tally.steps,
+        verdict: Verdict::Unique,
+    };
+    Path {
+        grade,
+        steps,
+        solution: Some(board_grid(&board)),
+    }
+}
+
+/// The placed digits as a grid.
+fn board_grid(board: &Board) -> Grid {
+    let values = board
+        .geometry()
+        .cells()
+        .map(|c| board.placed(c).map_or(0, |d| d.get()))
+        .collect();
+    Grid::from_values(board.size(), values).unwrap_or_else(|| Grid::empty(board.size()))
+}
+
+/// Running totals of a path.
+#[derive(Debug)]
+struct Tally {
+    tier: Tier,
+    hardest: Option<Technique>,
+    hardest_weight: f64,
+    work: f64,
+    steps: usize,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            tier: Tier::Easy,
+            hardest: None,
+            hardest_weight: 0.0,
+            work: 0.0,
+            steps: 0,
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, t: Technique, tier: Tier, weight: f64, density: f64) {
+        self.steps += 1;
+        self.work += weight * density;
+        let harder = tier > self.tier || (tier == self.tier && weight > self.hardest_weight);
+        if harder || self.hardest.is_none() {
+            self.tier = self.tier.max(tier);
+            self.hardest = Some(t);
+            self.hardest_weight = weight;
+        }
+    }
+    fn score(&self) -> f64 {
+        (1.0 + self.work).ln()
+    }
+}
+
+/// Cells tried by a trial before it falls back to the solver.
+const TRIAL_CELLS: usize = 12;
+/// Steps a trial may take to reach a contradiction.
+const TRIAL_STEPS: usize = 400;
+
+/// How a trial run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    Solved,
+    Stuck,
+    Contradiction,
+}
+
+/// Run the ladder (no trial) on `board` until it is solved, stuck or broken.
+fn propagate(board: &mut Board, ctx: &mut Context) -> Outcome {
+    let mut found = Vec::new();
+    for _ in 0..TRIAL_STEPS {
+        if board.is_solved() {
+            return Outcome::Solved;
+        }
+        if board.is_broken() {
+            return Outcome::Contradiction;
+        }
+        found.clear();
+        for r in LADDER {
+            r.find(ctx, board, &mut found);
+            if !found.is_empty() {
+                break;
+            }
+        }
+        if found.is_empty() {
+            return Outcome::Stuck;
+        }
+        let clock = board.clock();
+        for step in &found {
+            if board.apply(step).is_err() {
+                return Outcome::Contradiction;
+            }
+        }
+        if board.clock() == clock {
+            return Outcome::Stuck;
+        }
+    }
+    Outcome::Stuck
+}
+
+/// Trial by contradiction: in the cells with the fewest candidates, a candidate whose assumption
+/// the ladder breaks (a cell or a house digit left with no place) is removed.
+fn refute(board: &Board, ctx: &Context) -> Option<Step> {
+    let mut cells: Vec<_> = board
+        .empty_cells()
+        .filter(|&c| board.candidates(c).len() >= 2)
+        .collect();
+    cells.sort_by_key(|&c| board.candidates(c).len());
+    for &cell in cells.iter().take(TRIAL_CELLS) {
+        for digit in board.candidates(cell).iter() {
+            let mut b = board.clone();
+            let mut c = ctx.clone();
+            b.place(cell, digit);
+            if propagate(&mut b, &mut c) == Outcome::Contradiction {
+                let mut step = Step::new(Technique::Trial);
+                step.eliminations.push((cell, digit));
+                step.cells.push(cell);
+                step.reason = format!(
+                    "trial: if {} = {}, the techniques above lead to a contradiction",
+                    board.cell_name(cell),
+                    digit.get()
+                );
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+/// The last resort: in the cell with the fewest candidates, every candidate but the solution's
+/// leads to a contradiction (the solver's search says so), so the cell takes the solution's digit.
+fn trial(board: &Board, solution: &Grid) -> Step {
+    let cell = board
+        .empty_cells()
+        .min_by_key(|&c| board.candidates(c).len())
+        .expect("an unsolved board has an empty cell");
+    let digit = solution.get(cell).expect("a solution is complete");
+    let mut step = Step::new(Technique::Trial);
+    step.placements.push((cell, digit));
+    step.cells.push(cell);
+    let others = board.candidates(cell).difference(DigitSet::single(digit));
+    step.reason = format!(
+        "trial on {}: every other candidate ({}) leads to a contradiction",
+        board.cell_name(cell),
+        super::text::digits_text(others)
+    );
+    step
+}

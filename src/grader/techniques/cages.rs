@@ -1,0 +1,372 @@
+//! Cage logic on one cage at a time: unique combinations, min/max bounds, combination
+//! eliminations, positional (permutation) analysis and combination clashes.
+//!
+//! Each finder reports, per cage, only what its own reasoning proves, so a step is always
+//! credited to the easiest technique that finds it (they run in ladder order).
+
+use super::context::{Context, Memo};
+use crate::bitset::DigitSet;
+use crate::geometry::Cell;
+use crate::grader::state::Board;
+use crate::grader::step::{Step, Technique};
+use crate::grader::text::{cage_text, set_text};
+use crate::solver::combos::Combos;
+
+/// A cage's empty cells with their candidates, and the sum they still need.
+#[derive(Clone, Debug)]
+pub(crate) struct CageView {
+    pub(crate) index: usize,
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) cands: Vec<u16>,
+    pub(crate) sum: usize,
+    /// Digits already placed in the cage.
+    pub(crate) placed: u16,
+}
+
+impl CageView {
+    /// The view of cage `index`; `None` when the cage is complete or its sum is out of reach.
+    pub(crate) fn of(board: &Board, index: usize) -> Option<CageView> {
+        let cage = &board.cages()[index];
+        let mut placed = 0u16;
+        let mut used = 0usize;
+        let mut cells = Vec::with_capacity(cage.cells.len());
+        let mut cands = Vec::with_capacity(cage.cells.len());
+        for &c in &cage.cells {
+            match board.placed(c) {
+                Some(d) => {
+                    placed |= 1 << d.as_index();
+                    used += d.get() as usize;
+                }
+                None => {
+                    cells.push(c);
+                    cands.push(board.candidates(c).bits());
+                }
+            }
+        }
+        let sum = (cage.sum as usize).checked_sub(used)?;
+        (!cells.is_empty()).then_some(CageView {
+            index,
+            cells,
+            cands,
+            sum,
+            placed,
+        })
+    }
+
+    /// Digit sets of the right size and sum that avoid the digits already placed in the cage.
+    pub(crate) fn table_combos(&self, n: usize) -> impl Iterator<Item = u16> + '_ {
+        let placed = self.placed;
+        Combos::of(n)
+            .get(self.cells.len(), self.sum)
+            .iter()
+            .copied()
+            .filter(move |&m| m & placed == 0)
+    }
+
+    /// Is combination `m` possible as a set: every cell can take one of its digits and every
+    /// digit has a cell?
+    pub(crate) fn fits(&self, m: u16) -> bool {
+        let mut union = 0;
+        for &c in &self.cands {
+            if c & m == 0 {
+                return false;
+            }
+            union |= c;
+        }
+        union & m == m
+    }
+
+    /// The combinations still possible as sets.
+    pub(crate) fn live(&self, n: usize) -> Vec<u16> {
+        self.table_combos(n).filter(|&m| self.fits(m)).collect()
+    }
+
+    /// The cage as text: "14(2) at r1c1".
+    pub(crate) fn name(&self, board: &Board) -> String {
+        let cage = &board.cages()[self.index];
+        cage_text(board.geometry(), cage.sum, &cage.cells)
+    }
+
+    /// A step removing `cands[i] & !keep[i]` from each cell, if that removes anything.
+    fn step(&self, technique: Technique, keep: &[u16], reason: String) -> Option<Step> {
+        let mut step = Step::new(technique);
+        for (i, &c) in self.cells.iter().enumerate() {
+            let gone = DigitSet::from_bits(self.cands[i] & !keep[i]);
+            step.eliminations.extend(gone.iter().map(|d| (c, d)));
+        }
+        if step.eliminations.is_empty() {
+            return None;
+        }
+        step.cells = self.cells.clone();
+        step.cages.push(self.index);
+        step.reason = reason;
+        Some(step)
+    }
+}
+
+/// For each cell of `cands`, the digits of `m` it takes in some one-to-one assignment of the
+/// digits of `m` to the cells (`None` when the cage is too large to enumerate, `Some` of all
+/// zeros when no assignment exists). Forward and backward reachability over subsets of `m`.
+pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<Vec<u16>> {
+    let k = cands.len();
+    if k > 10 || m.count_ones() as usize != k {
+        return None;
+    }
+    let digits: Vec<u16> = (0..16).filter(|b| m & (1 << b) != 0).collect();
+    // Candidates compressed to bit positions 0..k of the combination's digits.
+    let local: Vec<u32> = cands
+        .iter()
+        .map(|&c| {
+            digits
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| c & (1 << b) != 0)
+                .fold(0, |acc, (i, _)| acc | 1 << i)
+        })
+        .collect();
+    let full = (1usize << k) - 1;
+    let mut fwd = vec![false; full + 1];
+    fwd[0] = true;
+    for s in 0..full {
+        if fwd[s] {
+            let i = s.count_ones() as usize;
+            let mut free = local[i] & !(s as u32);
+            while free != 0 {
+                let b = free.trailing_zeros();
+                free &= free - 1;
+                fwd[s | 1 << b] = true;
+            }
+        }
+    }
+    let mut bwd = vec![false; full + 1];
+    bwd[full] = true;
+    for s in (0..full).rev() {
+        let i = s.count_ones() as usize;
+        let free = local[i] & !(s as u32);
+        bwd[s] = (0..k).any(|b| free & (1 << b) != 0 && bwd[s | 1 << b]);
+    }
+    let mut out = vec![0u16; k];
+    for s in 0..full {
+        if !fwd[s] {
+            continue;
+        }
+        let i = s.count_ones() as usize;
+        let mut free = local[i] & !(s as u32);
+        while free != 0 {
+            let b = free.trailing_zeros();
+            free &= free - 1;
+            if bwd[s | 1 << b] {
+                out[i] |= 1 << digits[b as usize];
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Runs `find` on every cage the memo does not rule out, pushing its steps.
+fn each_cage(
+    ctx: &mut Context,
+    board: &Board,
+    memo: Memo,
+    out: &mut Vec<Step>,
+    find: impl Fn(&Board, &CageView) -> Option<Step>,
+) {
+    for k in 0..board.cages().len() {
+        if ctx.unchanged(board, memo, k, &board.cages()[k].cells) {
+            continue;
+        }
+        match CageView::of(board, k).and_then(|v| find(board, &v)) {
+            Some(step) => out.push(step),
+            None => ctx.remember(board, memo, k),
+        }
+    }
+}
+
+/// A cage whose size and sum allow one digit set keeps only those digits.
+pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    each_cage(ctx, board, Memo::UniqueCombination, out, |board, v| {
+        let mut combos = v.table_combos(board.size());
+        let (Some(m), None) = (combos.next(), combos.next()) else {
+            return None;
+        };
+        let reason = format!(
+            "{} has one combination: {}",
+            v.name(board),
+            set_text(DigitSet::from_bits(m))
+        );
+        v.step(
+            Technique::UniqueCombination,
+            &vec![m; v.cells.len()],
+            reason,
+        )
+    });
+}
+
+/// Sum of the `count` smallest (or largest) digits of `pool`, `None` if it has fewer.
+fn extreme_sum(pool: u16, count: usize, largest: bool) -> Option<usize> {
+    let digits: Vec<usize> = (0..16)
+        .filter(|b| pool & (1 << b) != 0)
+        .map(|b| b + 1)
+        .collect();
+    if digits.len() < count {
+        return None;
+    }
+    Some(match largest {
+        true => digits[digits.len() - count..].iter().sum(),
+        false => digits[..count].iter().sum(),
+    })
+}
+
+/// Min/max: a digit is out if the other cells of the cage, with their smallest (largest)
+/// distinct candidates, would still overshoot (fall short of) the sum.
+pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    each_cage(ctx, board, Memo::CageBounds, out, |board, v| {
+        let k = v.cells.len();
+        if k < 2 {
+            return None;
+        }
+        let mut keep = v.cands.clone();
+        for (i, kept) in keep.iter_mut().enumerate() {
+            let others = v
+                .cands
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(0u16, |acc, (_, &c)| acc | c);
+            for d in DigitSet::from_bits(v.cands[i]).iter() {
+                let pool = others & !(1 << d.as_index());
+                let (lo, hi) = match (
+                    extreme_sum(pool, k - 1, false),
+                    extreme_sum(pool, k - 1, true),
+                ) {
+                    (Some(lo), Some(hi)) => (lo, hi),
+                    _ => continue,
+                };
+                let total = d.get() as usize;
+                if total + lo > v.sum || total + hi < v.sum {
+                    *kept &= !(1 << d.as_index());
+                }
+            }
+        }
+        let reason = format!(
+            "{} needs {} more: the other cells' smallest and largest candidates leave no room",
+            v.name(board),
+            v.sum
+        );
+        v.step(Technique::CageBounds, &keep, reason)
+    });
+}
+
+/// Digits that belong to no remaining combination of a cage are removed.
+pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    each_cage(ctx, board, Memo::CageCombination, out, |board, v| {
+        let live = v.live(board.size());
+        let may = live.iter().fold(0, |a, &m| a | m);
+        let text: Vec<String> = live
+            .iter()
+            .map(|&m| set_text(DigitSet::from_bits(m)))
+            .collect();
+        let reason = format!("{} can only be {}", v.name(board), text.join(" or "));
+        v.step(
+            Technique::CageCombination,
+            &vec![may; v.cells.len()],
+            reason,
+        )
+    });
+}
+
+/// Union over combinations `combos` of the digits each cell can take in a full assignment
+/// (set level for cages too large to enumerate).
+fn positions(v: &CageView, combos: &[u16]) -> Vec<u16> {
+    let mut keep = vec![0u16; v.cells.len()];
+    for &m in combos {
+        match placements_of(&v.cands, m) {
+            Some(p) => keep.iter_mut().zip(p).for_each(|(a, b)| *a |= b),
+            None => keep.iter_mut().for_each(|a| *a |= m),
+        }
+    }
+    keep
+}
+
+/// Positional analysis: a digit of a combination that no arrangement of the combination over the
+/// cage's cells puts in a cell is removed from that cell.
+pub fn cage_permutation(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    each_cage(ctx, board, Memo::CagePermutation, out, |board, v| {
+        let live = v.live(board.size());
+        let keep = positions(v, &live);
+        let reason = format!(
+            "no arrangement of the combinations of {} over its cells allows these digits",
+            v.name(board)
+        );
+        v.step(Technique::CagePermutation, &keep, reason)
+    });
+}
+
+/// Combination clash: a combination dies when a cell that sees the whole cage would be left
+/// without a candidate, or when another cage in the same houses has no combination left beside it.
+pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let n = board.size();
+    let views: Vec<Option<CageView>> = (0..board.cages().len())
+        .map(|k| CageView::of(board, k))
+        .collect();
+    let lives: Vec<Vec<u16>> = views
+        .iter()
+        .map(|v| v.as_ref().map_or(Vec::new(), |v| v.live(n)))
+        .collect();
+    for (k, view) in views.iter().enumerate() {
+        let Some(v) = view else { continue };
+        let live = &lives[k];
+        let seers = ctx.seen_by_all(v.cells.iter().copied());
+        let blockers: Vec<Cell> = seers
+            .iter()
+            .filter(|&x| board.is_empty(x) && board.cage_of(x) != Some(k))
+            .collect();
+        let neighbours: Vec<usize> = (0..views.len())
+            .filter(|&j| {
+                j != k
+                    && views[j]
+                        .as_ref()
+                        .is_some_and(|w| w.cells.iter().all(|c| seers.contains(*c)))
+            })
+            .collect();
+        let mut clash = None;
+        let kept: Vec<u16> = live
+            .iter()
+            .copied()
+            .filter(|&m| {
+                if let Some(&x) = blockers
+                    .iter()
+                    .find(|&&x| board.candidates(x).bits() & !m == 0)
+                {
+                    clash.get_or_insert(format!(
+                        "{} would leave {} empty",
+                        set_text(DigitSet::from_bits(m)),
+                        board.cell_name(x)
+                    ));
+                    return false;
+                }
+                if let Some(&j) = neighbours
+                    .iter()
+                    .find(|&&j| lives[j].iter().all(|&o| o & m != 0))
+                {
+                    clash.get_or_insert(format!(
+                        "{} leaves no combination for {}",
+                        set_text(DigitSet::from_bits(m)),
+                        views[j].as_ref().map_or(String::new(), |w| w.name(board))
+                    ));
+                    return false;
+                }
+                true
+            })
+            .collect();
+        if kept.len() == live.len() {
+            continue;
+        }
+        let keep = positions(v, &kept);
+        let reason = format!("in {}, {}", v.name(board), clash.unwrap_or_default());
+        if let Some(mut step) = v.step(Technique::CombinationClash, &keep, reason) {
+            step.cages.extend(neighbours);
+            out.push(step);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Per-puzzle tables the killer finders share (peer sets, cage cell sets, derived sum equations)
+//! and the memory that lets a finder skip a cage or equation whose cells have not changed.
+
+use super::sums::{derive_equations, Equation};
+use crate::bitset::CellSet;
+use crate::geometry::Cell;
+use crate::grader::state::Board;
+use crate::puzzle::Puzzle;
+use std::sync::Arc;
+
+/// Finders that remember, per item, the clock of their last fruitless look.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Memo {
+    UniqueCombination,
+    CageBounds,
+    CageCombination,
+    CagePermutation,
+    Equation,
+}
+
+const MEMOS: usize = 5;
+
+/// Tables built once per puzzle.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// Cells sharing a row, column or region with each cell (not the cell itself).
+    pub(crate) peers: Arc<Vec<CellSet>>,
+    /// Cells of every cage.
+    pub(crate) cage_sets: Arc<Vec<CellSet>>,
+    /// Rule-of-45 equations derived from the cage layout.
+    pub(crate) equations: Arc<Vec<Equation>>,
+    /// Per memo kind and item: the board clock when the finder last found nothing there.
+    memo: [Vec<u32>; MEMOS],
+}
+
+impl Context {
+    /// Build the tables of a puzzle.
+    pub fn new(puzzle: &Puzzle) -> Self {
+        let g = puzzle.geometry();
+        let peers = g
+            .cells()
+            .map(|c| {
+                let mut s = CellSet::EMPTY;
+                for h in g.houses_of(c) {
+                    for p in g.house_cells(h) {
+                        s.insert(p);
+                    }
+                }
+                s.remove(c);
+                s
+            })
+            .collect();
+        let peers: Vec<CellSet> = peers;
+        let cage_sets: Vec<CellSet> = puzzle
+            .cages()
+            .iter()
+            .map(|k| k.cells.iter().copied().collect())
+            .collect();
+        let equations = derive_equations(puzzle, &cage_sets);
+        let memo = std::array::from_fn(|m| {
+            let len = if m == Memo::Equation as usize {
+                equations.len()
+            } else {
+                cage_sets.len()
+            };
+            vec![0; len]
+        });
+        Context {
+            peers: Arc::new(peers),
+            cage_sets: Arc::new(cage_sets),
+            equations: Arc::new(equations),
+            memo,
+        }
+    }
+
+    /// Has nothing in `cells` changed since the finder last found nothing for this item?
+    pub(crate) fn unchanged(&self, board: &Board, memo: Memo, item: usize, cells: &[Cell]) -> bool {
+        let since = self.memo[memo as usize][item];
+        since != 0 && !cells.iter().any(|&c| board.changed_since(c, since))
+    }
+
+    /// Remember that the finder found nothing for this item at the board's current clock.
+    pub(crate) fn remember(&mut self, board: &Board, memo: Memo, item: usize) {
+        self.memo[memo as usize][item] = board.clock();
+    }
+
+    /// Cells that see every cell of `cells` through a row, column or region.
+    pub(crate) fn seen_by_all(&self, cells: impl IntoIterator<Item = Cell>) -> CellSet {
+        let mut it = cells.into_iter();
+        let Some(first) = it.next() else {
+            return CellSet::EMPTY;
+        };
+        it.fold(self.peers[first.as_index()], |acc, c| {
+            acc.intersection(&self.peers[c.as_index()])
+        })
+    }
+}

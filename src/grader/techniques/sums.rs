@@ -1,0 +1,426 @@
+//! The rule of 45 as equations: over a region of whole houses (one house, 2 to 4 adjacent rows or
+//! columns, two neighbouring boxes) the digits total `houses x N(N+1)/2`. Taking the cages inside
+//! the region, and any choice of the cages that poke out of it, leaves innie cells (in the region,
+//! not covered) and outie cells (covered, outside): `outies - innies = cage sums - region total`.
+//! A cage that holds a set of innies splits into that set and the rest (cage splitting).
+//!
+//! The equations depend only on the layout, so they are derived once per puzzle; a finder
+//! evaluates those whose unknown cells changed, enumerating the assignments the candidates allow
+//! (cells that share a house or cage differ) and removing every digit no assignment uses.
+
+use super::context::{Context, Memo};
+use crate::bitset::{CellSet, DigitSet};
+use crate::geometry::{Cell, Digit, House};
+use crate::grader::state::Board;
+use crate::grader::step::{Step, Technique};
+use crate::grader::text::house_name;
+use crate::puzzle::Puzzle;
+use std::collections::HashSet;
+
+/// Largest equation kept (cells with a coefficient).
+const MAX_TERMS: usize = 6;
+/// Largest number of unknown cells enumerated.
+const MAX_UNKNOWN: usize = 5;
+/// Enumeration budget per evaluation (search nodes).
+const MAX_NODES: usize = 20_000;
+/// At most this many cages poking out of a region are combined (2^this choices).
+const MAX_PARTIAL: usize = 6;
+
+/// How an equation came about, for its technique and its words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Cells inside the region left over by the cages inside: their sum is known.
+    Innies,
+    /// Cells outside the region of the cages covering it: their sum is known.
+    Outies,
+    /// Outies minus innies is known.
+    Difference,
+    /// The rest of a cage that holds a set of innies or outies.
+    Split,
+}
+
+/// `sum(coef * cell) = total` over a few cells.
+#[derive(Clone, Debug)]
+pub(crate) struct Equation {
+    /// Cells with coefficient +1 or -1, ascending by cell.
+    pub(crate) terms: Vec<(Cell, i8)>,
+    pub(crate) total: i32,
+    pub(crate) kind: Kind,
+    /// The houses of the region.
+    pub(crate) houses: Vec<House>,
+    /// Cages used.
+    pub(crate) cages: Vec<usize>,
+}
+
+/// Regions: single houses, runs of 2..4 adjacent rows and columns, and pairs of regions that
+/// share an edge, each with its houses.
+fn regions(puzzle: &Puzzle) -> Vec<(CellSet, Vec<House>)> {
+    let g = puzzle.geometry();
+    let n = g.size();
+    let set = |h: usize| -> CellSet { g.house_cells(House::new(h as u8)).into_iter().collect() };
+    let mut out: Vec<(CellSet, Vec<House>)> = (0..3 * n)
+        .map(|h| (set(h), vec![House::new(h as u8)]))
+        .collect();
+    for len in 2..=4.min(n.saturating_sub(1)) {
+        for dir in 0..2 {
+            for start in 0..=n - len {
+                let houses: Vec<House> = (start..start + len)
+                    .map(|i| House::new((dir * n + i) as u8))
+                    .collect();
+                let cells = houses
+                    .iter()
+                    .fold(CellSet::EMPTY, |a, h| a.union(&set(h.as_index())));
+                out.push((cells, houses));
+            }
+        }
+    }
+    for a in 0..n {
+        for b in a + 1..n {
+            let (sa, sb) = (set(2 * n + a), set(2 * n + b));
+            let touching = sa.iter().any(|c| g.neighbours(c).any(|x| sb.contains(x)));
+            if touching {
+                out.push((
+                    sa.union(&sb),
+                    vec![House::new((2 * n + a) as u8), House::new((2 * n + b) as u8)],
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every rule-of-45 equation of the puzzle's layout, fewest houses and cells first, no repeats.
+pub(crate) fn derive_equations(puzzle: &Puzzle, cage_sets: &[CellSet]) -> Vec<Equation> {
+    if puzzle.cages().is_empty() {
+        return Vec::new();
+    }
+    let n = puzzle.size() as i32;
+    let house_total = n * (n + 1) / 2;
+    let mut seen: HashSet<(Vec<(Cell, i8)>, i32)> = cage_sets
+        .iter()
+        .zip(puzzle.cages())
+        .map(|(s, k)| (s.iter().map(|c| (c, 1)).collect(), k.sum as i32))
+        .collect();
+    let mut out = Vec::new();
+    for (region, houses) in regions(puzzle) {
+        let mut inside = Vec::new();
+        let mut partial = Vec::new();
+        for (k, s) in cage_sets.iter().enumerate() {
+            if s.intersects(&region) {
+                match s.difference(&region).is_empty() {
+                    true => inside.push(k),
+                    false => partial.push(k),
+                }
+            }
+        }
+        let base_cells = inside
+            .iter()
+            .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
+        let base_sum: i32 = inside.iter().map(|&k| puzzle.cages()[k].sum as i32).sum();
+        let choices: Vec<u32> = match partial.len() <= MAX_PARTIAL {
+            true => (0..1u32 << partial.len()).collect(),
+            false => vec![0, (1u32 << partial.len()) - 1],
+        };
+        for choice in choices {
+            let mut cells = base_cells;
+            let mut sum = base_sum;
+            let mut cages = inside.clone();
+            for (i, &k) in partial.iter().enumerate() {
+                if choice & (1 << i) != 0 {
+                    cells = cells.union(&cage_sets[k]);
+                    sum += puzzle.cages()[k].sum as i32;
+                    cages.push(k);
+                }
+            }
+            let innies = region.difference(&cells);
+            let outies = cells.difference(&region);
+            let count = innies.len() + outies.len();
+            if count == 0 || count > MAX_TERMS {
+                continue;
+            }
+            let region_total = house_total * houses.len() as i32;
+            let (kind, terms, total) = if outies.is_empty() {
+                (
+                    Kind::Innies,
+                    innies.iter().map(|c| (c, 1)).collect::<Vec<_>>(),
+                    region_total - sum,
+                )
+            } else if innies.is_empty() {
+                (
+                    Kind::Outies,
+                    outies.iter().map(|c| (c, 1)).collect(),
+                    sum - region_total,
+                )
+            } else {
+                let mut t: Vec<(Cell, i8)> = outies
+                    .iter()
+                    .map(|c| (c, 1))
+                    .chain(innies.iter().map(|c| (c, -1)))
+                    .collect();
+                t.sort();
+                (Kind::Difference, t, sum - region_total)
+            };
+            if seen.insert((terms.clone(), total)) {
+                out.push(Equation {
+                    terms,
+                    total,
+                    kind,
+                    houses: houses.clone(),
+                    cages,
+                });
+            }
+        }
+    }
+    // Cage splitting: a cage holding all the cells of a positive equation splits in two.
+    let mut splits = Vec::new();
+    for e in out.iter().filter(|e| e.terms.iter().all(|t| t.1 == 1)) {
+        let cells: CellSet = e.terms.iter().map(|t| t.0).collect();
+        for (k, s) in cage_sets.iter().enumerate() {
+            let rest = s.difference(&cells);
+            if rest.is_empty() || rest.len() + cells.len() != s.len() {
+                continue;
+            }
+            let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
+            let total = puzzle.cages()[k].sum as i32 - e.total;
+            if seen.insert((terms.clone(), total)) {
+                let mut cages = e.cages.clone();
+                cages.push(k);
+                splits.push(Equation {
+                    terms,
+                    total,
+                    kind: Kind::Split,
+                    houses: e.houses.clone(),
+                    cages,
+                });
+            }
+        }
+    }
+    out.extend(splits);
+    out.sort_by_key(|e| (e.houses.len(), e.terms.len()));
+    out
+}
+
+/// Which technique an equation with `unknown` empty cells is, in the ladder's terms.
+pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
+    match (e.houses.len(), e.kind) {
+        (1, Kind::Innies | Kind::Outies) if unknown == 1 => Technique::SingleInnieOutie,
+        (1, Kind::Innies | Kind::Outies | Kind::Split) => Technique::MultiInnieOutie,
+        (1, Kind::Difference) => Technique::InnieOutieDifference,
+        _ => Technique::MultiHouseInnieOutie,
+    }
+}
+
+/// What an evaluation found: per unknown cell, the digits some assignment gives it.
+struct Solutions {
+    cells: Vec<Cell>,
+    coefs: Vec<i32>,
+    keep: Vec<u16>,
+}
+
+/// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes).
+fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
+    let mut total = e.total;
+    let mut cells = Vec::new();
+    let mut coefs = Vec::new();
+    for &(c, k) in &e.terms {
+        match board.placed(c) {
+            Some(d) => total -= k as i32 * d.get() as i32,
+            None => {
+                cells.push(c);
+                coefs.push(k as i32);
+            }
+        }
+    }
+    if cells.is_empty() || cells.len() > MAX_UNKNOWN {
+        return None;
+    }
+    let u = cells.len();
+    let cands: Vec<u16> = cells.iter().map(|&c| board.candidates(c).bits()).collect();
+    let sees: Vec<u16> = (0..u)
+        .map(|i| {
+            (0..u)
+                .filter(|&j| board.sees(cells[i], cells[j]))
+                .fold(0, |a, j| a | 1 << j)
+        })
+        .collect();
+    // Bounds of the suffix sums for pruning.
+    let lo_hi = |i: usize| -> (i32, i32) {
+        let (min, max) = (
+            cands[i].trailing_zeros() as i32 + 1,
+            16 - cands[i].leading_zeros() as i32,
+        );
+        match coefs[i] > 0 {
+            true => (min, max),
+            false => (-max, -min),
+        }
+    };
+    let mut suffix = vec![(0, 0); u + 1];
+    for i in (0..u).rev() {
+        let (lo, hi) = lo_hi(i);
+        suffix[i] = (suffix[i + 1].0 + lo, suffix[i + 1].1 + hi);
+    }
+    let mut search = Search {
+        cands: &cands,
+        sees: &sees,
+        coefs: &coefs,
+        suffix: &suffix,
+        keep: vec![0; u],
+        values: vec![0; u],
+        nodes: 0,
+    };
+    search.go(0, total);
+    let (nodes, keep) = (search.nodes, search.keep);
+    (nodes <= MAX_NODES).then_some(Solutions { cells, coefs, keep })
+}
+
+struct Search<'a> {
+    cands: &'a [u16],
+    sees: &'a [u16],
+    coefs: &'a [i32],
+    suffix: &'a [(i32, i32)],
+    keep: Vec<u16>,
+    values: Vec<u8>,
+    nodes: usize,
+}
+
+impl Search<'_> {
+    /// Assign cells `i..`, needing `rest` from them; true if some assignment completes.
+    fn go(&mut self, i: usize, rest: i32) -> bool {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return false;
+        }
+        if i == self.cands.len() {
+            if rest == 0 {
+                for (k, v) in self.keep.iter_mut().zip(&self.values) {
+                    *k |= 1 << (v - 1);
+                }
+                return true;
+            }
+            return false;
+        }
+        if rest < self.suffix[i].0 || rest > self.suffix[i].1 {
+            return false;
+        }
+        let mut any = false;
+        let mut avail = self.cands[i];
+        for j in 0..i {
+            if self.sees[i] & (1 << j) != 0 {
+                avail &= !(1 << (self.values[j] - 1));
+            }
+        }
+        for d in DigitSet::from_bits(avail).iter() {
+            self.values[i] = d.get();
+            any |= self.go(i + 1, rest - self.coefs[i] * d.get() as i32);
+        }
+        any
+    }
+}
+
+/// "r1c4 + r1c5 - r2c6 = 9"
+fn equation_text(board: &Board, s: &Solutions, total: i32) -> String {
+    let mut text = String::new();
+    for (i, (&c, &k)) in s.cells.iter().zip(&s.coefs).enumerate() {
+        match (i, k > 0) {
+            (0, true) => {}
+            (0, false) => text.push('-'),
+            (_, true) => text.push_str(" + "),
+            (_, false) => text.push_str(" - "),
+        }
+        text.push_str(&board.cell_name(c));
+    }
+    format!("{text} = {total}")
+}
+
+fn region_text(board: &Board, e: &Equation) -> String {
+    let names: Vec<String> = e
+        .houses
+        .iter()
+        .map(|&h| house_name(board.geometry(), h))
+        .collect();
+    match names.len() {
+        1 => names[0].clone(),
+        _ => format!(
+            "{} and {}",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        ),
+    }
+}
+
+/// Evaluate the equations that `technique` covers, pushing a step for each that removes something.
+fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
+    for i in 0..ctx.equations.len() {
+        let e = &ctx.equations[i];
+        let cells: Vec<Cell> = e.terms.iter().map(|t| t.0).collect();
+        let unknown = cells.iter().filter(|&&c| board.is_empty(c)).count();
+        if unknown == 0 || technique_of(e, unknown) != technique {
+            continue;
+        }
+        if ctx.unchanged(board, Memo::Equation, i, &cells) {
+            continue;
+        }
+        match evaluate(board, e).and_then(|s| step_of(board, e, s, technique)) {
+            Some(step) => out.push(step),
+            None => ctx.remember(board, Memo::Equation, i),
+        }
+    }
+}
+
+fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> Option<Step> {
+    if s.keep.contains(&0) {
+        return None;
+    }
+    let mut step = Step::new(technique);
+    let placed: i32 = e
+        .terms
+        .iter()
+        .filter_map(|&(c, k)| board.placed(c).map(|d| k as i32 * d.get() as i32))
+        .sum();
+    let total = e.total - placed;
+    for (&c, &keep) in s.cells.iter().zip(&s.keep) {
+        let cands = board.candidates(c).bits();
+        if keep.count_ones() == 1 && cands != keep {
+            step.placements
+                .push((c, Digit::new(keep.trailing_zeros() as u8 + 1)));
+        } else {
+            step.eliminations
+                .extend(DigitSet::from_bits(cands & !keep).iter().map(|d| (c, d)));
+        }
+    }
+    if !step.is_progress() {
+        return None;
+    }
+    let what = match e.kind {
+        Kind::Innies => "innies",
+        Kind::Outies => "outies",
+        Kind::Difference => "outies minus innies",
+        Kind::Split => "the rest of a cage split by the innies/outies",
+    };
+    step.reason = format!(
+        "{what} of {}: {}",
+        region_text(board, e),
+        equation_text(board, &s, total)
+    );
+    step.cells = s.cells;
+    step.cages = e.cages.clone();
+    step.houses = e.houses.clone();
+    Some(step)
+}
+
+/// Single-cell innie or outie of one house.
+pub fn single_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    find(ctx, board, Technique::SingleInnieOutie, out)
+}
+/// Several innies or outies of one house (a derived cage), and cage splitting.
+pub fn multi_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    find(ctx, board, Technique::MultiInnieOutie, out)
+}
+/// Innies and outies of one house together: a known difference.
+pub fn innie_outie_difference(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    find(ctx, board, Technique::InnieOutieDifference, out)
+}
+/// Innies/outies over 2 to 4 houses.
+pub fn multi_house_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    find(ctx, board, Technique::MultiHouseInnieOutie, out)
+}

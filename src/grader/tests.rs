@@ -1,0 +1,106 @@
+//! Grader tests: soundness over generated puzzles of every variant and size (no step may remove
+//! the true digit or place a wrong one), verdicts for non-unique puzzles, and the level names.
+
+use super::grade::{walk, Verdict};
+use super::*;
+use crate::generator::{generate_puzzle, GeneratorConfig, GivensPolicy, Outcome, Variant};
+use crate::geometry::Geometry;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+
+fn config(variant: Variant, size: u8) -> GeneratorConfig {
+    GeneratorConfig {
+        variant,
+        size,
+        ..GeneratorConfig::default()
+    }
+}
+
+/// Grade `count` generated puzzles with their known solutions; every step must be sound and the
+/// walk must end on the solution.
+fn assert_sound(config: &GeneratorConfig, seed: u64, count: u64) -> usize {
+    let mut graded = 0;
+    for index in 0..count {
+        let Outcome::Generated(g) = generate_puzzle(config, seed, index) else {
+            continue;
+        };
+        let path = walk(&g.puzzle, Some(&g.solution), true);
+        if path.grade.verdict == Verdict::Unsound {
+            let bad = path.steps.last().map(|s| format!("{s:?}"));
+            panic!(
+                "{:?} size {} item {index}: unsound step {bad:?}",
+                config.variant, config.size
+            );
+        }
+        assert_eq!(path.grade.verdict, Verdict::Unique);
+        assert_eq!(path.solution.as_ref(), Some(&g.solution));
+        assert!(path.grade.level.is_some());
+        assert_eq!(
+            grade(&g.puzzle),
+            path.grade,
+            "grade() equals the checked walk"
+        );
+        graded += 1;
+    }
+    graded
+}
+
+#[test]
+fn nine_by_nine_killers_are_graded_soundly() {
+    assert!(assert_sound(&config(Variant::Killer, 9), 11, 40) >= 35);
+}
+
+#[test]
+fn small_and_large_killers_are_graded_soundly() {
+    for size in [4u8, 6, 8] {
+        assert!(
+            assert_sound(&config(Variant::Killer, size), 3, 15) >= 10,
+            "size {size}"
+        );
+    }
+}
+
+#[test]
+fn jigsaw_killers_and_plain_puzzles_are_graded_soundly() {
+    assert!(assert_sound(&config(Variant::KillerJigsaw, 9), 5, 10) >= 5);
+    assert!(assert_sound(&config(Variant::Classic, 9), 5, 10) >= 8);
+    assert!(assert_sound(&config(Variant::Jigsaw, 6), 5, 10) >= 8);
+}
+
+#[test]
+fn killers_with_givens_and_big_cages_are_graded_soundly() {
+    let mut c = config(Variant::Killer, 9);
+    c.givens = GivensPolicy::Minimal;
+    assert!(assert_sound(&c, 9, 10) >= 8);
+    let mut c = config(Variant::Killer, 9);
+    c.min_cages = Some(18);
+    c.max_cages = Some(22);
+    assert!(assert_sound(&c, 21, 30) >= 2);
+}
+
+#[test]
+fn puzzles_without_a_unique_solution_get_no_level() {
+    let g = Geometry::standard(4).unwrap();
+    let empty = Puzzle::plain(g.clone(), Grid::empty(4)).unwrap();
+    let graded = grade(&empty);
+    assert_eq!(graded.verdict, Verdict::Several);
+    assert_eq!(graded.level, None);
+    assert_eq!(graded.reason(), Some("several solutions"));
+    // 1 2 . . / . . 3 . / . . . 3 / . . . . : the 3s leave no place for a 3 in row 1 ... no solution.
+    let values = vec![1, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 0];
+    let none = Puzzle::plain(g, Grid::from_values(4, values).unwrap()).unwrap();
+    let graded = grade(&none);
+    assert_eq!(graded.verdict, Verdict::NoSolution);
+    assert_eq!(graded.level, None);
+}
+
+#[test]
+fn level_names_round_trip() {
+    for level in Tier::ALL {
+        assert_eq!(level.as_str().parse::<Level>(), Ok(level));
+    }
+    assert_eq!("Hard".parse::<Level>(), Ok(Tier::Hard));
+    assert!("brutal".parse::<Level>().is_err());
+    let keys: std::collections::HashSet<_> = Technique::ALL.iter().map(|t| t.as_str()).collect();
+    assert_eq!(keys.len(), Technique::ALL.len());
+}
