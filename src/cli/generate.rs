@@ -48,6 +48,11 @@ pub struct Args {
     /// Grid side N [default: 9]. With a preset of [[batch]] tables: run only the batches of this size.
     #[arg(long)]
     size: Option<u8>,
+    /// Make every puzzle of this level: easy, medium, hard, expert or extreme (repeat the flag
+    /// for a mix, equally likely; weighted mixes: `levels = { easy = 0.2, hard = 0.8 }` under
+    /// [generator] in a --config file).
+    #[arg(long = "level", value_name = "LEVEL")]
+    levels: Vec<String>,
     /// Run only share I of N of the work items (items i with i % N == I) [default: 0/1].
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -58,7 +63,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Continue every unfinished run in --db with the settings stored with it.
-    #[arg(long, conflicts_with_all = ["count", "seed", "variant", "size", "shard", "config"])]
+    #[arg(long, conflicts_with_all = ["count", "seed", "variant", "size", "shard", "config", "levels"])]
     resume: bool,
     /// Print the compiled-in defaults (config/default.toml: every key, its default and range)
     /// and exit.
@@ -81,6 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<std::process::ExitCode> {
         chunk_size: args.chunk_size,
         variant: args.variant,
         size: args.size,
+        levels: (!args.levels.is_empty()).then(|| args.levels.clone()),
     };
     let plans = if args.resume {
         resume_plans(&overrides)?

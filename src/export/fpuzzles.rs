@@ -252,6 +252,19 @@ mod tests {
     }
 
     #[test]
+    fn the_nine_by_nine_example_has_the_measured_lengths() {
+        // publishing.md §4.1: K9 #1 gives a 2,005-character JSON and a 1,092-character f-puzzles link.
+        let (puzzle, solution) = crate::export::worked::k9();
+        let json = to_json(&puzzle, Some(&solution), "K9 #1").unwrap();
+        assert_eq!(json.len(), 2005);
+        assert_eq!(fpuzzles_link(&json).len(), 1092);
+        assert_eq!(
+            parse(&sudokupad_link(&json)).unwrap(),
+            (puzzle, Some(solution))
+        );
+    }
+
+    #[test]
     fn links_read_back_to_the_puzzle() {
         let (puzzle, solution) = k4();
         let json = to_json(&puzzle, Some(&solution), "K4 #1").unwrap();

@@ -1,6 +1,6 @@
 //! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issued` so
 //! none (nor any puzzle equal under the canonical form) is ever given out twice, and written as
-//! the day's JSON and HTML (and PDF) plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
+//! the day's JSON, HTML (with SVG pictures) and PDF plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
 //!
 //! A run is a pure function of (database, schedule, date): no clock is read, so re-running an
 //! issued date re-emits the same bytes, and an issued date is never drawn again. The index lists
@@ -48,7 +48,13 @@ pub enum FeedError {
     /// `--generate` could not make puzzles.
     #[error("--generate: {0}")]
     Generate(String),
-    /// An output file or directory that cannot be written.
+    /// The day's PDF cannot be laid out or written.
+    #[error("the day's PDF: {0}")]
+    Render(String),
+    /// An output file that cannot be written.
+    #[error(transparent)]
+    Output(#[from] crate::output::OutputError),
+    /// An output directory that cannot be written.
     #[error("{path}: cannot write ({source}); choose another --out or fix its permissions")]
     Write {
         /// The file or directory.
@@ -139,7 +145,7 @@ pub fn run_day(
         .map(|r| &r.slot)
         .ne(requests.iter().map(|r| &r.slot));
     let puzzles = load(store, date, rows)?;
-    let mut files = output::write_day(out, config, date, &puzzles)?;
+    let mut files = output::write_day(out, config, date, &puzzles, &[store.path()])?;
     // The index shows the newest days up to the newest issued one; re-running an older day
     // leaves it alone (rewriting it as of that day would drop the days after it).
     let newest = store.issued_dates(&config.name, "9999-12-31", 1)?;
@@ -216,30 +222,16 @@ mod tests {
                 ("killer-9-easy".to_string(), e),
                 ("killer-9-medium".to_string(), m),
                 ("killer-9-hard".to_string(), h),
-                ("killer-9-expert".to_string(), x),
+                ("killer-9-extreme".to_string(), x),
             ])
         };
-        // Mon, Tue easy; Wed, Thu medium; Fri hard; Sat, Sun expert.
-        assert_eq!(
-            days_left(&ramp, sunday, &stock(2, 2, 1, 2)),
-            Some((7, "killer-9-easy".into()))
-        );
-        assert_eq!(
-            days_left(&ramp, sunday, &stock(4, 2, 1, 2)),
-            Some((9, "killer-9-medium".into()))
-        );
-        assert_eq!(
-            days_left(&ramp, sunday, &stock(9, 9, 9, 1)),
-            Some((6, "killer-9-expert".into()))
-        );
-        assert_eq!(
-            days_left(&ramp, sunday, &stock(0, 9, 9, 9)),
-            Some((0, "killer-9-easy".into()))
-        );
+        // Mon, Tue easy; Wed, Thu medium; Fri, Sat hard; Sun extreme.
+        let left = |e, m, h, x| days_left(&ramp, sunday, &stock(e, m, h, x));
+        assert_eq!(left(2, 2, 2, 1), Some((7, "killer-9-easy".into())));
+        assert_eq!(left(4, 2, 2, 1), Some((9, "killer-9-medium".into())));
+        assert_eq!(left(9, 9, 9, 0), Some((6, "killer-9-extreme".into())));
+        assert_eq!(left(0, 9, 9, 9), Some((0, "killer-9-easy".into())));
         let plenty = u64::MAX / 2;
-        assert_eq!(
-            days_left(&ramp, sunday, &stock(plenty, plenty, plenty, plenty)),
-            None
-        );
+        assert_eq!(left(plenty, plenty, plenty, plenty), None);
     }
 }

@@ -1,5 +1,5 @@
-//! The feed's files: `<date>.json` (for apps), `<date>.html` (a page with the puzzles and their
-//! links), and the index of the recent days, `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0).
+//! The feed's files: `<date>.json` (for apps), `<date>.html` (a page with the puzzles drawn as
+//! SVG, their links and solutions), `<date>.pdf` (the day printable, with answers), and the index of the recent days, `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0).
 //! Each file is written to a temporary name in the same directory and renamed into place, so a
 //! reader sees the old file or the new one, never half of one. Nothing in them depends on the clock.
 
@@ -7,6 +7,9 @@ use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
 use crate::export::fpuzzles;
 use crate::format::jsonl::to_object;
+use crate::layout::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
+use crate::output::AtomicFile;
+use crate::render::{book_pdf, puzzle_picture, write_svg};
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -37,24 +40,12 @@ pub fn prepare_dir(dir: &Path) -> Result<(), FeedError> {
     std::fs::remove_file(&probe).map_err(write_error(dir))
 }
 
-/// Write `bytes` to `path` through a temporary file in the same directory and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<PathBuf, FeedError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(write_error(path)(e));
-    }
+/// Write `bytes` to `path` through a temporary file in the same directory and a rename
+/// (`output::AtomicFile`); `protected` (the database) is never overwritten.
+pub fn write_atomic(path: &Path, bytes: &[u8], protected: &[&Path]) -> Result<PathBuf, FeedError> {
+    let mut file = AtomicFile::create(path, protected)?;
+    file.write_all(bytes).map_err(|e| file.write_error(e))?;
+    file.commit()?;
     Ok(path.to_path_buf())
 }
 
@@ -175,6 +166,7 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
             variant = escape(&s.variant),
             level = escape(&s.level),
         ));
+        html.push_str(&write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)));
         let links = links(config, p);
         if let (Some(pad), Some(fp)) = (links["sudokupad"].as_str(), links["fpuzzles"].as_str()) {
             html.push_str(&format!(
@@ -184,7 +176,8 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
             ));
         }
         html.push_str(&format!(
-            "<details><summary>Solution</summary><pre>{}</pre></details>\n</section>\n",
+            "<details><summary>Solution</summary>\n{}<pre>{}</pre></details>\n</section>\n",
+            write_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
             solution_text(p)
         ));
     }
@@ -194,20 +187,79 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
     html
 }
 
-/// Write the day's JSON and HTML; returns the paths.
+/// The day as a printable PDF (8.5x11 in, as many puzzles a page as stay readable, answers at
+/// the end), drawn by the book renderer.
+pub fn day_pdf(
+    config: &FeedConfig,
+    date: Date,
+    puzzles: &[DayPuzzle],
+) -> Result<Vec<u8>, FeedError> {
+    let number = puzzles
+        .first()
+        .map_or(config.number(date), |p| p.issued.number);
+    let title = format!(
+        "{} #{number} — {} {date}",
+        config.title,
+        WEEKDAY_NAMES[date.weekday()]
+    );
+    let entries: Vec<BookEntry> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| BookEntry {
+            number: i + 1,
+            level: p.stored.level.clone(),
+            puzzle: &p.stored.puzzle,
+            solution: &p.stored.solution,
+        })
+        .collect();
+    let sections = [Section {
+        title: date.to_string(),
+        entries,
+    }];
+    let trim = Trim::parse("8.5x11").map_err(|e| FeedError::Render(e.to_string()))?;
+    let mut last = String::new();
+    for per_page in [4, 2, 1] {
+        let settings = BookSettings {
+            title: title.clone(),
+            trim: trim.clone(),
+            per_page,
+            bleed: false,
+            shade: false,
+            answers: Answers::End,
+        };
+        match book_pdf(&settings, &sections) {
+            Ok(bytes) => return Ok(bytes),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(FeedError::Render(last))
+}
+
+/// Write the day's JSON, HTML and PDF; returns the paths.
 pub fn write_day(
     out: &Path,
     config: &FeedConfig,
     date: Date,
     puzzles: &[DayPuzzle],
+    protected: &[&Path],
 ) -> Result<Vec<PathBuf>, FeedError> {
     let mut json = day_json(config, date, puzzles).to_string();
     json.push('\n');
     Ok(vec![
-        write_atomic(&out.join(format!("{date}.json")), json.as_bytes())?,
+        write_atomic(
+            &out.join(format!("{date}.json")),
+            json.as_bytes(),
+            protected,
+        )?,
         write_atomic(
             &out.join(format!("{date}.html")),
             day_html(config, date, puzzles).as_bytes(),
+            protected,
+        )?,
+        write_atomic(
+            &out.join(format!("{date}.pdf")),
+            &day_pdf(config, date, puzzles)?,
+            protected,
         )?,
     ])
 }
@@ -309,11 +361,16 @@ pub fn write_index(
     last: Date,
 ) -> Result<Vec<PathBuf>, FeedError> {
     let entries = entries(store, config, last)?;
+    let protected = [store.path()];
     let mut feed = serde_json::to_string_pretty(&json_feed(config, &entries)).unwrap_or_default();
     feed.push('\n');
     Ok(vec![
-        write_atomic(&out.join("feed.json"), feed.as_bytes())?,
-        write_atomic(&out.join("rss.xml"), rss(config, &entries).as_bytes())?,
+        write_atomic(&out.join("feed.json"), feed.as_bytes(), &protected)?,
+        write_atomic(
+            &out.join("rss.xml"),
+            rss(config, &entries).as_bytes(),
+            &protected,
+        )?,
     ])
 }
 
@@ -333,14 +390,18 @@ mod tests {
     fn atomic_write_replaces_whole_files_and_leaves_no_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
+        write_atomic(&path, b"one", &[]).unwrap();
+        write_atomic(&path, b"two", &[]).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         let missing = dir.path().join("no/such/dir/b.json");
         assert!(matches!(
-            write_atomic(&missing, b"x"),
-            Err(FeedError::Write { .. })
+            write_atomic(&missing, b"x", &[]),
+            Err(FeedError::Output(_))
+        ));
+        assert!(matches!(
+            write_atomic(&path, b"x", &[path.as_path()]),
+            Err(FeedError::Output(_))
         ));
     }
 }

@@ -7,16 +7,17 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The `daily` preset: one 9x9 killer of each level every day.
+/// The `daily` preset: one 9x9 killer of each level every day (easy, medium, hard, extreme: the
+/// grader rates almost no generated killer `expert`).
 pub const DAILY: &str = include_str!("../../config/feed-daily.toml");
-/// The `ramp` preset: easy Monday and Tuesday, medium Wednesday and Thursday, hard Friday,
-/// expert Saturday and Sunday (the SudokuWiki Daily Killer scheme).
+/// The `ramp` preset: easy Monday and Tuesday, medium Wednesday and Thursday, hard Friday and
+/// Saturday, extreme Sunday (after the SudokuWiki Daily Killer scheme).
 pub const RAMP: &str = include_str!("../../config/feed-ramp.toml");
 
 /// The variants a slot may name.
 pub const VARIANTS: [&str; 4] = ["killer", "classic", "jigsaw", "killer-jigsaw"];
-/// The levels a slot may name.
-pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
+/// The levels a slot may name: the grader's (`grader::Tier`).
+pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "extreme"];
 
 /// One puzzle a day asks for: `<variant>-<size>-<level>`, e.g. `killer-9-hard`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -172,11 +173,17 @@ mod tests {
     fn presets_parse_and_ramp_from_easy_to_expert() {
         let daily = FeedConfig::parse(DAILY).unwrap();
         let levels = |day: &[Slot]| day.iter().map(|s| s.level.clone()).collect::<Vec<_>>();
-        assert!(daily.days.iter().all(|d| levels(d) == LEVELS));
+        let four = ["easy", "medium", "hard", "extreme"];
+        assert!(daily.days.iter().all(|d| levels(d) == four));
+        let tiers: Vec<&str> = crate::grader::Tier::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect();
+        assert_eq!(tiers, LEVELS);
         let ramp = FeedConfig::parse(RAMP).unwrap();
         let monday = Date::parse("2026-11-30").unwrap();
         assert_eq!(levels(ramp.slots(monday)), ["easy"]);
-        assert_eq!(levels(ramp.slots(monday.add_days(6))), ["expert"]);
+        assert_eq!(levels(ramp.slots(monday.add_days(6))), ["extreme"]);
         assert_eq!(ramp.slots(monday)[0].to_string(), "killer-9-easy");
     }
 

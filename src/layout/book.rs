@@ -382,10 +382,25 @@ pub fn layout_book(
     };
     check_readable(settings, sections, body_for(&settings.trim, g))?;
     let contents = contents(&plans);
+    let mut kinds: Vec<String> = Vec::new();
+    for e in &all {
+        let k = kind(e.puzzle);
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    let plural = if all.len() == 1 { "" } else { "s" };
+    let front = Front {
+        subtitle: format!("{} puzzle{plural} \u{b7} {}", all.len(), kinds.join(", ")),
+        contents,
+        killer: all.iter().any(|e| e.puzzle.is_killer()),
+        jigsaw: all.iter().any(|e| e.puzzle.geometry().is_jigsaw()),
+        largest: key_n,
+    };
     Ok(plans
         .iter()
         .enumerate()
-        .map(|(i, p)| draw_page(settings, g, i + 1, p, &contents, key_n))
+        .map(|(i, p)| draw_page(settings, g, i + 1, p, &front, key_n))
         .collect())
 }
 
@@ -472,7 +487,7 @@ fn draw_page(
     g: f32,
     number: usize,
     plan: &Plan,
-    contents: &[(String, usize)],
+    front: &Front,
     key_n: usize,
 ) -> Page {
     let trim = &settings.trim;
@@ -511,8 +526,8 @@ fn draw_page(
         }
     };
     match plan {
-        Plan::Title => title_page(settings, area, contents, &mut items),
-        Plan::Rules => rules_page(settings, area, key_n, &mut items),
+        Plan::Title => title_page(settings, area, front, &mut items),
+        Plan::Rules => rules_page(settings, area, front, &mut items),
         Plan::Puzzles {
             section,
             entries,
@@ -572,12 +587,20 @@ fn draw_page(
     }
 }
 
-fn title_page(
-    settings: &BookSettings,
-    area: Rect,
-    contents: &[(String, usize)],
-    items: &mut Vec<Item>,
-) {
+/// What the title page says besides the title.
+struct Front {
+    /// "200 puzzles · killer 9x9".
+    subtitle: String,
+    /// Each section's and key's title and first page.
+    contents: Vec<(String, usize)>,
+    /// Are there killers, jigsaws in the book, and its largest grid side?
+    killer: bool,
+    jigsaw: bool,
+    largest: usize,
+}
+
+fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Vec<Item>) {
+    let contents = &front.contents;
     let mid = area.x + area.w / 2.0;
     let top = area.y + area.h * 0.25;
     items.push(text(
@@ -587,6 +610,14 @@ fn title_page(
         settings.title.clone(),
         Align::Center,
         Weight::Bold,
+    ));
+    items.push(text(
+        mid,
+        top + 30.0,
+        12.0,
+        front.subtitle.clone(),
+        Align::Center,
+        Weight::Regular,
     ));
     let mut y = area.y + area.h * 0.45;
     items.push(text(mid, y, 13.0, "Contents", Align::Center, Weight::Bold));
@@ -613,22 +644,33 @@ fn title_page(
     }
 }
 
-fn rules_page(settings: &BookSettings, area: Rect, largest: usize, items: &mut Vec<Item>) {
+fn rules_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Vec<Item>) {
     let mut lines = vec![
         "Place one digit in every empty cell so that each row,",
         "each column and each box (outlined with thick lines)",
         "holds every digit once: 1 to 9 in a 9x9 grid,",
         "1 to 6 in a 6x6 grid, 1 to 16 in a 16x16 grid.",
-        "",
-        "Killer puzzles: each cage (a dashed outline) holds",
-        "different digits that add up to the small number",
-        "in its top-left corner.",
     ];
-    if largest > 9 {
+    if front.jigsaw {
+        lines.extend([
+            "",
+            "Jigsaw puzzles: the boxes are the irregular regions",
+            "outlined with thick lines.",
+        ]);
+    }
+    if front.killer {
+        lines.extend([
+            "",
+            "Killer puzzles: each cage (a dashed outline) holds",
+            "different digits that add up to the small number",
+            "in its top-left corner.",
+        ]);
+    }
+    if front.largest > 9 {
         lines.extend(["", "Digits 10 to 16 are written as two digits."]);
     }
-    if settings.shade {
-        lines.push("Shading only tells neighbouring cages apart.");
+    if settings.shade && front.killer {
+        lines.extend(["", "Shading only tells neighbouring cages apart."]);
     }
     items.push(text(
         area.x,

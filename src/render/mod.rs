@@ -53,3 +53,48 @@ pub fn puzzle_picture(puzzle: &Puzzle, solution: Option<&Grid>, cell: f32, shade
         items: draw_grid(puzzle, solution, (margin, margin), style),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+
+    #[test]
+    fn a_puzzle_svg_has_its_sums_dashes_and_size_and_the_solution_its_digits() {
+        let config = GeneratorConfig {
+            size: 4,
+            ..GeneratorConfig::default()
+        };
+        let Outcome::Generated(made) = generate_puzzle(&config, 7, 0) else {
+            panic!("4x4 item 0 generates")
+        };
+        let svg = write_svg(&puzzle_picture(&made.puzzle, None, 40.0, false));
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200""#));
+        let texts: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.starts_with("<text"))
+            .map(|l| &l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()])
+            .collect();
+        let sums: Vec<String> = made
+            .puzzle
+            .cages()
+            .iter()
+            .map(|c| c.sum.to_string())
+            .collect();
+        assert_eq!(texts, sums);
+        assert_eq!(svg.matches("stroke-dasharray=\"3 3\"").count(), 1, "{svg}");
+        let solved = write_svg(&puzzle_picture(
+            &made.puzzle,
+            Some(&made.solution),
+            40.0,
+            false,
+        ));
+        assert_eq!(solved.matches("<text").count(), 16);
+        assert!(!solved.contains("stroke-dasharray"));
+        // Same input, same text.
+        assert_eq!(
+            svg,
+            write_svg(&puzzle_picture(&made.puzzle, None, 40.0, false))
+        );
+    }
+}

@@ -5,9 +5,10 @@ use super::{Store, StoreError, StoredPuzzle};
 use rusqlite::types::Value;
 use std::collections::HashSet;
 
-/// The table of issued puzzles (one row per puzzle id, column `puzzle`), written by the feed and
-/// by books that record what they print. Until a database has it, nothing has been issued.
-pub const ISSUES_TABLE: &str = "issues";
+/// The table of issued puzzles (one row per puzzle id, column `puzzle`, and per canonical form,
+/// column `canonical_key`), written by the feed and by books that record what they print
+/// (schema revision 2). A revision-1 file opened read-only lacks it: nothing has been issued.
+pub const ISSUES_TABLE: &str = "issued";
 
 /// Which puzzles to take.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,7 +125,7 @@ impl Store {
         }
         if query.exclude_issued && self.has_issues_table()? {
             sql.push_str(&format!(
-                " AND NOT EXISTS (SELECT 1 FROM {ISSUES_TABLE} i WHERE i.puzzle = p.id)"
+                " AND NOT EXISTS (SELECT 1 FROM {ISSUES_TABLE} i WHERE i.canonical_key = p.canonical_key)"
             ));
         }
         Ok((sql, params))
@@ -146,13 +147,8 @@ mod tests {
         settings.run.db = path.clone();
         let plan = settings.validate("test", &Origin::Defaults).unwrap();
         let mut store = Store::open_or_create(&path).unwrap();
-        pipeline::run(
-            &mut store,
-            &plan,
-            &std::sync::atomic::AtomicBool::new(false),
-            |_| {},
-        )
-        .expect("generate");
+        let never = std::sync::atomic::AtomicBool::new(false);
+        pipeline::run(&mut store, &plan, &never, |_| {}).expect("generate");
         drop(store);
         Store::open_read_only(&path).unwrap()
     }
@@ -215,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn issued_puzzles_are_skipped_once_the_issues_table_exists() {
+    fn issued_puzzles_are_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let store = store_with(4, dir.path());
         let q = Query {
@@ -224,12 +220,13 @@ mod tests {
             ..Query::default()
         };
         let before = store.select(&q, &HashSet::new()).unwrap().len();
-        assert!(!store.has_issues_table().unwrap());
+        assert!(store.has_issues_table().unwrap());
         drop(store);
         let path = dir.path().join("sel.db");
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "CREATE TABLE issues (puzzle INTEGER PRIMARY KEY); INSERT INTO issues VALUES (1);",
+            "INSERT INTO issued (puzzle, canonical_key, source, channel, slot, position, number)
+             SELECT id, canonical_key, 'book', 'vol1', '', 0, 1 FROM puzzles WHERE id = 1;",
         )
         .unwrap();
         drop(conn);

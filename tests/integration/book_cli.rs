@@ -375,3 +375,42 @@ fn render_writes_one_svg_per_puzzle_and_solution() {
     assert!(err.contains("424242"), "{err}");
     assert!(!d.join("bad").exists());
 }
+
+#[test]
+fn bleed_grows_the_media_box_and_keeps_the_trim_box_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = book(
+        dir.path(),
+        &[
+            "--variant",
+            "killer",
+            "--size",
+            "6",
+            "--count",
+            "2",
+            "--trim",
+            "6x9",
+            "--bleed",
+        ],
+    );
+    let doc = Document::load_mem(&bytes).unwrap();
+    for (&n, &id) in &doc.get_pages() {
+        assert_eq!(
+            page_box(&doc, id, b"MediaBox"),
+            vec![0.0, 0.0, 441.0, 666.0],
+            "page {n}"
+        );
+        // Right-hand (odd) pages bleed on the right, left-hand pages on the left.
+        let x = if n % 2 == 1 { 0.0 } else { 9.0 };
+        assert_eq!(
+            page_box(&doc, id, b"TrimBox"),
+            vec![x, 9.0, x + 432.0, 657.0],
+            "page {n}"
+        );
+        assert_eq!(
+            page_box(&doc, id, b"BleedBox"),
+            vec![0.0, 0.0, 441.0, 666.0],
+            "page {n}"
+        );
+    }
+}

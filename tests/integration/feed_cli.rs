@@ -20,7 +20,7 @@ epoch = "2026-11-01"
 recent = 3
 [schedule]
 all = ["killer-9-medium", "killer-9-hard"]
-sun = ["killer-9-expert", "killer-9-expert"]
+sun = ["killer-9-extreme", "killer-9-extreme"]
 "#;
 
 fn sp(dir: &Path, args: &[&str]) -> Output {
@@ -43,13 +43,14 @@ fn fails(dir: &Path, args: &[&str]) -> String {
     stderr
 }
 
-/// A database of 60 9x9 killers (seed 3) and the test schedule, in a temp directory.
+/// A database of 100 9x9 killers (seed 3: 5 easy, 76 medium, 12 hard, 7 extreme when graded on
+/// 2026-11-26) and the test schedule, in a temp directory.
 fn setup() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(
         d,
-        &["generate", "--seed", "3", "--count", "60", "--db", "p.db"],
+        &["generate", "--seed", "3", "--count", "100", "--db", "p.db"],
     );
     std::fs::write(d.join("s.toml"), SCHEDULE).unwrap();
     dir
@@ -109,7 +110,13 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     let names: Vec<String> = files(&d.join("out")).into_iter().map(|f| f.0).collect();
     assert_eq!(
         names,
-        ["2026-11-27.html", "2026-11-27.json", "feed.json", "rss.xml"]
+        [
+            "2026-11-27.html",
+            "2026-11-27.json",
+            "2026-11-27.pdf",
+            "feed.json",
+            "rss.xml"
+        ]
     );
 
     let day: Value =
@@ -141,6 +148,11 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     }
     let html = std::fs::read_to_string(d.join("out/2026-11-27.html")).unwrap();
     assert!(html.contains("https://sudokupad.app/fpuzzles") && html.contains("<details>"));
+    // Two puzzle pictures and two solution pictures, drawn by the book renderer.
+    assert_eq!(html.matches("<svg ").count(), 4);
+    assert!(html.contains("stroke-dasharray"), "dashed cages");
+    let pdf = std::fs::read(d.join("out/2026-11-27.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
     let feed_json: Value =
         serde_json::from_slice(&std::fs::read(d.join("out/feed.json")).unwrap()).unwrap();
     assert_eq!(feed_json["version"], "https://jsonfeed.org/version/1.1");
@@ -157,7 +169,7 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     ok(d, &feed("2026-11-27", "out2"));
     assert_eq!(files(&d.join("out2")), before);
 
-    // More days, Sunday with two experts: every puzzle once, and once per canonical form.
+    // More days, Sunday with two extremes: every puzzle once, and once per canonical form.
     for date in ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01"] {
         ok(d, &feed(date, "out"));
     }
@@ -168,7 +180,7 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
         .filter(|r| r.1.as_deref() == Some("2026-11-29"))
         .map(|r| r.2.as_str())
         .collect();
-    assert_eq!(sunday, ["killer-9-expert", "killer-9-expert"]);
+    assert_eq!(sunday, ["killer-9-extreme", "killer-9-extreme"]);
     let ids: HashSet<i64> = rows.iter().map(|r| r.0).collect();
     assert_eq!(ids.len(), rows.len());
     let conn = rusqlite::Connection::open(d.join("p.db")).unwrap();
@@ -191,10 +203,10 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
 fn a_short_pool_issues_nothing_and_bad_input_is_one_line() {
     let dir = setup();
     let d = dir.path();
-    // A schedule that asks for more experts in one day than the database holds.
+    // A schedule that asks for more extremes in one day than the database holds.
     let greedy = SCHEDULE.replace(
-        r#"sun = ["killer-9-expert", "killer-9-expert"]"#,
-        &format!("sun = [{}]", vec!["\"killer-9-expert\""; 40].join(", ")),
+        r#"sun = ["killer-9-extreme", "killer-9-extreme"]"#,
+        &format!("sun = [{}]", vec!["\"killer-9-extreme\""; 40].join(", ")),
     );
     std::fs::write(d.join("greedy.toml"), greedy).unwrap();
     let args = [
@@ -210,7 +222,7 @@ fn a_short_pool_issues_nothing_and_bad_input_is_one_line() {
     ];
     let err = fails(d, &args);
     assert!(
-        err.contains("2026-11-29: no unissued killer-9-expert puzzle left")
+        err.contains("2026-11-29: no unissued killer-9-extreme puzzle left")
             && err.contains("needs 40"),
         "{err}"
     );
@@ -232,7 +244,7 @@ fn a_short_pool_issues_nothing_and_bad_input_is_one_line() {
             "out",
         ],
     );
-    assert!(report.contains("warning: the pool runs short: 0 more days after 2026-11-28 (killer-9-expert runs out first)"), "{report}");
+    assert!(report.contains("warning: the pool runs short: 0 more days after 2026-11-28 (killer-9-extreme runs out first)"), "{report}");
 
     assert!(fails(d, &feed("2026-02-30", "out")).contains("YYYY-MM-DD"));
     assert!(
@@ -411,7 +423,7 @@ fn generate_tops_up_a_short_pool_the_same_way_twice() {
             );
             std::fs::write(d.join("s.toml"), SCHEDULE).unwrap();
             let short = fails(d, &feed("2026-11-29", "out"));
-            assert!(short.contains("no unissued killer-9-expert"), "{short}");
+            assert!(short.contains("no unissued killer-9-extreme"), "{short}");
             let mut args = feed("2026-11-29", "out");
             args.extend(["--generate", "--seed", "11"]);
             let report = ok(d, &args);
