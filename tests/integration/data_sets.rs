@@ -124,3 +124,26 @@ fn bench_counts_every_standard_set() {
         assert!(row.ends_with(counts), "{row}");
     }
 }
+
+#[test]
+fn hardest_killers_match_their_solutions() {
+    // The three quickest of the hard set (the rest take seconds each; `bench --file` times them).
+    let Some(data) = shared_data() else { return };
+    let path = data.join("killer/hard_killers.jsonl");
+    if !path.exists() {
+        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+        return;
+    }
+    let entries = entries(&path);
+    let quick: Vec<Entry> = entries
+        .into_iter()
+        .filter(|e| ["Wecoc #1", "Wecoc #2"].contains(&id_of(e).as_str()))
+        .collect();
+    assert!(!quick.is_empty());
+    assert_unique_and_stored(&quick);
+}
+
+fn id_of(entry: &Entry) -> String {
+    let id = entry.object.as_ref().and_then(|o| o.get("id"));
+    id.and_then(|v| v.as_str()).unwrap_or_default().to_string()
+}
