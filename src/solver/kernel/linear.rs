@@ -181,7 +181,7 @@ impl Search<'_> {
                 }
                 let s = s as usize;
                 let mut ya = xa & mirror(xb, s);
-                if ga == gb && s % 2 == 0 {
+                if ga == gb && s.is_multiple_of(2) {
                     ya &= !(1 << (s / 2 - 1));
                 }
                 let yb = xb & mirror(ya, s);
