@@ -7,6 +7,8 @@
 //! puzzle stays unique. An edit that jumps past the target is undone and another is tried.
 //! Plain puzzles are only made easier, by adding givens of the solution.
 
+use super::layout::LayoutRules;
+use super::GeneratorConfig;
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;
 use crate::geometry::Cell;
@@ -61,6 +63,20 @@ impl LevelsSetting {
     }
 }
 
+/// Layout rules for an easy target: the configuration's, with cages of at most three cells for
+/// 9x9 and larger (four below) and the cage-count range that goes with them; `None` where the
+/// grid is too small for that to differ.
+pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
+    let small = if config.size >= 9 { 3 } else { 4 };
+    let config = GeneratorConfig {
+        max_cage_size: Some(small.min(config.size)),
+        min_cages: None,
+        max_cages: None,
+        ..config.clone()
+    };
+    config.validate().ok().map(|r| r.rules)
+}
+
 /// Draw the item's target level from the mix.
 pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
     let total: f64 = mix.iter().map(|&(_, w)| w).sum();
@@ -103,8 +119,10 @@ pub fn steer<R: Rng>(
         }
         let graded = grader::grade(&edited);
         match graded.level {
-            // Keep an edit that moves toward the target without passing it.
-            Some(l) if (harder && l <= target) || (!harder && l >= target) => {
+            // Keep an edit that leaves the puzzle no farther from the target: one that jumps a
+            // level past it (hard to extreme for an expert target) is kept too, and the next
+            // edits come back from the other side.
+            Some(l) if distance(l, target) <= distance(level, target) => {
                 puzzle = edited;
                 grade = graded;
             }
@@ -112,6 +130,10 @@ pub fn steer<R: Rng>(
         }
     }
     (grade.level == Some(target)).then_some((puzzle, grade))
+}
+
+fn distance(a: Level, b: Level) -> usize {
+    (a as usize).abs_diff(b as usize)
 }
 
 fn is_unique(puzzle: &Puzzle) -> bool {

@@ -115,6 +115,8 @@ const ITEM_STREAM: u64 = 0x17E4;
 /// Stream domain of level targets and steering, keyed by the item index (apart from the item's
 /// own stream, so a run without targets makes the same puzzles as before).
 const LEVEL_STREAM: u64 = 0x1E7E;
+/// Fresh layouts (or givens) a targeted item tries before it is rejected as off-level.
+const LEVEL_ATTEMPTS: usize = 4;
 
 /// Puzzle `index` of the run with seed `seed`: depends on nothing else.
 pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outcome {
@@ -162,59 +164,85 @@ pub fn generate_from_seed(
     let transform = GridTransform::random(&seed_grid.geometry, rng);
     let (geometry, solution) = transform.apply(&seed_grid.geometry, &seed_grid.grid);
     let mut checker = Checker::default();
-    let rules = &resolved.rules;
-    let draw =
-        |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, &geometry, &solution, rules, rng);
-    let (puzzle, stats, repairs) = if !config.variant.has_cages() {
-        let (p, s) = unique::minimal_givens(&geometry, &solution, Vec::new(), &mut checker, rng);
-        (p, s, 0)
-    } else if config.givens == GivensPolicy::Minimal {
-        let Some(layout) = draw(rng) else {
-            return Outcome::Rejected(Rejection::NoLayout);
+    // The target level is drawn first, from a stream of its own: an easy target starts from
+    // smaller cages (the steering only splits cages of four or more cells).
+    let level_rng = &mut stream(seed, LEVEL_STREAM, index);
+    let target =
+        (!resolved.levels.is_empty()).then(|| level::draw_target(&resolved.levels, level_rng));
+    let easy_rules = match target {
+        Some(grader::Level::Easy) if config.max_cage_size.is_none() => level::easy_rules(config),
+        _ => None,
+    };
+    let rules = easy_rules.as_ref().unwrap_or(&resolved.rules);
+    // Without a target one attempt, as always; with one, a few fresh layouts (or givens) from
+    // the same stream before the item is given up as off-level.
+    let attempts = if target.is_some() { LEVEL_ATTEMPTS } else { 1 };
+    for _ in 0..attempts {
+        let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
+        let (puzzle, stats, repairs) = match made {
+            Ok(made) => made,
+            Err(rejection) => return Outcome::Rejected(rejection),
         };
-        let cages = layout.to_cages(&solution);
-        let (p, s) = unique::minimal_givens(&geometry, &solution, cages, &mut checker, rng);
-        (p, s, 0)
-    } else {
-        let found = unique::unique_zero_given(
-            &geometry,
-            &solution,
-            draw,
-            rules,
-            config.max_repairs,
-            &mut checker,
-            rng,
-        );
-        match found {
-            Ok((p, repairs)) => (p, checker.last, repairs),
-            Err(ZeroGivenFailure::NoLayout) => return Outcome::Rejected(Rejection::NoLayout),
-            Err(ZeroGivenFailure::OutOfRepairs) => {
-                return Outcome::Rejected(Rejection::NotUnique {
-                    repairs: config.max_repairs,
-                    solver_calls: checker.calls,
-                })
+        let grade = grader::grade(&puzzle);
+        let steered = match target {
+            None => Some((puzzle, grade)),
+            Some(target) => {
+                let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
+                level::steer(puzzle, grade, &solution, target, max_size, level_rng)
             }
+        };
+        if let Some((puzzle, grade)) = steered {
+            let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
+            return Outcome::Generated(Generated {
+                puzzle,
+                solution,
+                metrics,
+            });
         }
-    };
-    let grade = grader::grade(&puzzle);
-    let (puzzle, grade) = match resolved.levels.as_slice() {
-        [] => (puzzle, grade),
-        mix => {
-            let rng = &mut stream(seed, LEVEL_STREAM, index);
-            let target = level::draw_target(mix, rng);
-            let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
-            match level::steer(puzzle, grade, &solution, target, max_size, rng) {
-                Some(steered) => steered,
-                None => return Outcome::Rejected(Rejection::OffLevel { target }),
-            }
-        }
-    };
-    let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
-    Outcome::Generated(Generated {
-        puzzle,
+    }
+    let target = target.expect("only a targeted item makes more than one attempt");
+    Outcome::Rejected(Rejection::OffLevel { target })
+}
+
+/// A unique puzzle on `solution`: zero givens under a reshaped layout, or minimal givens (under
+/// a drawn layout for killers), with the final check's statistics and the repairs made.
+fn unique_puzzle(
+    config: &GeneratorConfig,
+    rules: &LayoutRules,
+    geometry: &Geometry,
+    solution: &Grid,
+    checker: &mut Checker,
+    rng: &mut Pcg64Mcg,
+) -> Result<(Puzzle, SolveStats, u32), Rejection> {
+    let draw =
+        |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, geometry, solution, rules, rng);
+    if !config.variant.has_cages() {
+        let (p, s) = unique::minimal_givens(geometry, solution, Vec::new(), checker, rng);
+        return Ok((p, s, 0));
+    }
+    if config.givens == GivensPolicy::Minimal {
+        let layout = draw(rng).ok_or(Rejection::NoLayout)?;
+        let cages = layout.to_cages(solution);
+        let (p, s) = unique::minimal_givens(geometry, solution, cages, checker, rng);
+        return Ok((p, s, 0));
+    }
+    let found = unique::unique_zero_given(
+        geometry,
         solution,
-        metrics,
-    })
+        draw,
+        rules,
+        config.max_repairs,
+        checker,
+        rng,
+    );
+    match found {
+        Ok((p, repairs)) => Ok((p, checker.last, repairs)),
+        Err(ZeroGivenFailure::NoLayout) => Err(Rejection::NoLayout),
+        Err(ZeroGivenFailure::OutOfRepairs) => Err(Rejection::NotUnique {
+            repairs: config.max_repairs,
+            solver_calls: checker.calls,
+        }),
+    }
 }
 
 /// A layout by the chosen builder; `None` if the rules could not be met.
