@@ -53,7 +53,9 @@ fn main() {
                 for (k, &c) in m.cage_sizes.iter().enumerate() {
                     sizes[k] += c as u64;
                 }
-                *levels.entry(m.level.as_str().into()).or_default() += 1;
+                *levels
+                    .entry(m.grade.level.map_or("unrated", |l| l.as_str()).into())
+                    .or_default() += 1;
             }
             Outcome::Rejected(r) => {
                 let name = format!("{r:?}");

@@ -27,8 +27,8 @@ pub mod generator;
 pub mod geometry;
 pub mod grader;
 pub mod grid;
+pub mod layout;
 pub mod puzzle;
-pub mod rating;
 pub mod solver;
 pub mod transform;
 
@@ -37,8 +37,11 @@ mod test_support;
 
 // Library adapters.
 pub mod export;
+pub mod feed;
 pub mod format;
+pub mod output;
 pub mod pipeline;
+pub mod render;
 pub mod settings;
 pub mod store;
 

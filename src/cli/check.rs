@@ -24,9 +24,22 @@ pub struct Args {
     grid: String,
 }
 
+/// Open a puzzle or grid file (`-`: standard input) with a message that says what is wrong.
+pub fn open(path: &str) -> anyhow::Result<Box<dyn std::io::BufRead>> {
+    if path != "-" && std::path::Path::new(path).is_dir() {
+        anyhow::bail!("{path}: is a directory; give a puzzle file");
+    }
+    let name = if path == "-" { "<stdin>" } else { path };
+    format::open_input(path).with_context(|| format!("cannot open {name}"))
+}
+
 /// Run `check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let open = |path: &str| format::open_input(path).with_context(|| format!("cannot open {path}"));
+    if args.puzzle == "-" && args.grid == "-" {
+        anyhow::bail!(
+            "PUZZLE and GRID cannot both be `-` (standard input): put one of them in a file"
+        );
+    }
     let mut reader = Reader::new(open(&args.puzzle)?, args.format).context(args.puzzle.clone())?;
     let entry = reader
         .next()
@@ -54,6 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     out.flush()?;
-    eprintln!("{} conflicts", conflicts.len());
+    match conflicts.len() {
+        1 => eprintln!("1 conflict"),
+        n => eprintln!("{n} conflicts"),
+    }
     Ok(ExitCode::from(1))
 }

@@ -5,11 +5,26 @@ use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use sudoku_press::generator::Variant;
-use sudoku_press::pipeline::{self, Progress, RunSummary};
+use sudoku_press::pipeline::{self, Event, RunSummary};
 use sudoku_press::settings::{self, Origin, Overrides, Plan, Settings};
 use sudoku_press::store::Store;
+
+/// Shown after `generate --help`: where the settings without a flag live.
+pub const AFTER_HELP: &str = "The [generator] settings that have no flag (cage_builder, \
+max_cage_size, min_cages, max_cages, allow_single_cells, givens, variations_per_seed, box shape) \
+are set in a TOML preset given with --config (see config/*.toml). `generate --print-config` prints \
+every key with its default and range (config/default.toml, compiled in).
+
+Several generate commands may write one database at once: writers take turns per chunk, and two \
+processes running the same command share its work items. Ctrl-C stops after the items in hand; \
+run the same command again to continue.";
+
+/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+const INTERRUPTED: u8 = 130;
 
 /// Flags of `generate`. Each overrides the key of the same name in `config/default.toml`.
 #[derive(clap::Args, Debug)]
@@ -33,6 +48,11 @@ pub struct Args {
     /// Grid side N [default: 9]. With a preset of [[batch]] tables: run only the batches of this size.
     #[arg(long)]
     size: Option<u8>,
+    /// Make every puzzle of this level: easy, medium, hard, expert or extreme (repeat the flag
+    /// for a mix, equally likely; weighted mixes: `levels = { easy = 0.2, hard = 0.8 }` under
+    /// [generator] in a --config file).
+    #[arg(long = "level", value_name = "LEVEL")]
+    levels: Vec<String>,
     /// Run only share I of N of the work items (items i with i % N == I) [default: 0/1].
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -43,12 +63,20 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Continue every unfinished run in --db with the settings stored with it.
-    #[arg(long, conflicts_with_all = ["count", "seed", "variant", "size", "shard", "config"])]
+    #[arg(long, conflicts_with_all = ["count", "seed", "variant", "size", "shard", "config", "levels"])]
     resume: bool,
+    /// Print the compiled-in defaults (config/default.toml: every key, its default and range)
+    /// and exit.
+    #[arg(long)]
+    print_config: bool,
 }
 
 /// Run `generate`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<std::process::ExitCode> {
+    if args.print_config {
+        print!("{}", settings::DEFAULT_TOML);
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
     let overrides = Overrides {
         count: args.count,
         seed: args.seed,
@@ -58,6 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         chunk_size: args.chunk_size,
         variant: args.variant,
         size: args.size,
+        levels: (!args.levels.is_empty()).then(|| args.levels.clone()),
     };
     let plans = if args.resume {
         resume_plans(&overrides)?
@@ -66,20 +95,183 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let origin = args.config.clone().map_or(Origin::Defaults, Origin::File);
         settings::select(batches, &overrides, &origin)?
     };
+    let stop = stop_on_ctrl_c();
     for plan in &plans {
         let mut store = Store::open_or_create(&plan.db)?;
-        let bar = progress_bar(plan);
-        let summary = pipeline::run(&mut store, plan, |p: &Progress| {
-            bar.set_position(p.done);
-            bar.set_message(format!(
-                "stored {}, duplicates {}, rejected {}",
-                p.tally.stored, p.tally.duplicates, p.tally.rejected
-            ));
-        })?;
-        drop(bar);
+        let meter = Meter::new(plan);
+        let summary = pipeline::run(&mut store, plan, &stop, |event| meter.on(event))?;
+        drop(meter);
+        if summary.stopped {
+            eprintln!(
+                "{}: stopped at item {} of {} (committed); run the same command again to continue",
+                describe(plan),
+                summary.done,
+                summary.total
+            );
+            return Ok(std::process::ExitCode::from(INTERRUPTED));
+        }
         eprintln!("{}", summary_line(plan, &summary));
+        let made = summary.tally.total();
+        if made > 0 && summary.tally.rejected == made {
+            bail!(
+                "{} [{}]: the generator gave up on every one of the {made} work items (none stored); \
+                 these [generator] settings do not produce puzzles: loosen them (a larger max_cage_size, \
+                 a wider min_cages..max_cages, givens = \"minimal\") or use the defaults",
+                describe(plan),
+                plan.name
+            );
+        }
     }
-    Ok(())
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// A flag set by the first Ctrl-C (the run stops after the items in hand); a second one ends the
+/// process at once (committed chunks are safe either way).
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // Without a handler (e.g. one is already installed) Ctrl-C simply ends the process.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            eprintln!("\nstopped; run the same command again to continue");
+            std::process::exit(i32::from(INTERRUPTED));
+        }
+    });
+    stop
+}
+
+/// Progress: a bar on a terminal, otherwise a plain line every few seconds (cron, CI, log files).
+/// Rate and ETA count only this invocation's items, so a resumed run shows its real speed.
+struct Meter {
+    bar: ProgressBar,
+    log: Option<Mutex<Instant>>,
+    every: Duration,
+    name: String,
+    total: u64,
+    started: Instant,
+    /// Position when this invocation started.
+    first: Arc<AtomicU64>,
+    /// Items generated so far (including this invocation's uncommitted ones).
+    pos: AtomicU64,
+    /// "stored …, duplicates …, rejected …" of the committed chunks.
+    tally: Mutex<String>,
+}
+
+/// How often a plain progress line is written when stderr is not a terminal: every 10 s, or every
+/// `SUDOKU_PRESS_PROGRESS_EVERY` seconds (0: at every item and commit).
+fn log_every() -> Duration {
+    std::env::var("SUDOKU_PRESS_PROGRESS_EVERY")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(Duration::from_secs(10), Duration::from_secs_f64)
+}
+
+impl Meter {
+    fn new(plan: &Plan) -> Meter {
+        let total = plan.shard.positions(plan.count);
+        let terminal = std::io::stderr().is_terminal();
+        let first = Arc::new(AtomicU64::new(0));
+        let bar = if terminal {
+            progress_bar(plan, total, Arc::clone(&first))
+        } else {
+            ProgressBar::hidden()
+        };
+        Meter {
+            bar,
+            log: (!terminal).then(|| Mutex::new(Instant::now())),
+            every: log_every(),
+            name: describe(plan),
+            total,
+            started: Instant::now(),
+            first,
+            pos: AtomicU64::new(0),
+            tally: Mutex::new(String::new()),
+        }
+    }
+
+    fn on(&self, event: Event) {
+        match event {
+            Event::Started(p) => {
+                self.first.store(p.done, Ordering::Relaxed);
+                self.pos.store(p.done, Ordering::Relaxed);
+                self.bar.set_position(p.done);
+            }
+            Event::ItemDone => {
+                let pos = (self.pos.fetch_add(1, Ordering::Relaxed) + 1).min(self.total);
+                self.bar.set_position(pos);
+            }
+            Event::Committed(p) => {
+                let pos = self.pos.fetch_max(p.done, Ordering::Relaxed).max(p.done);
+                self.bar.set_position(pos.min(self.total));
+                let text = format!(
+                    "stored {}, duplicates {}, rejected {}",
+                    p.tally.stored, p.tally.duplicates, p.tally.rejected
+                );
+                self.bar.set_message(text.clone());
+                if let Ok(mut t) = self.tally.lock() {
+                    *t = text;
+                }
+            }
+        }
+        self.maybe_log();
+    }
+
+    /// A plain progress line, at most every `self.every`, when there is no terminal.
+    fn maybe_log(&self) {
+        let Some(last) = &self.log else { return };
+        let Ok(mut last) = last.lock() else { return };
+        if last.elapsed() < self.every {
+            return;
+        }
+        *last = Instant::now();
+        let pos = self.pos.load(Ordering::Relaxed).min(self.total);
+        let first = self.first.load(Ordering::Relaxed);
+        let (rate, eta) = rate_and_eta(
+            pos - first.min(pos),
+            self.total - pos,
+            self.started.elapsed(),
+        );
+        let tally = self.tally.lock().map(|t| t.clone()).unwrap_or_default();
+        eprintln!(
+            "{}: {pos}/{} ({:.1}%), {rate}, ETA {eta}{}{tally}",
+            self.name,
+            self.total,
+            100.0 * pos as f64 / self.total.max(1) as f64,
+            if tally.is_empty() { "" } else { ", " }
+        );
+    }
+}
+
+/// "N/s" and the time left, from the items made in `elapsed` and the items still to make.
+fn rate_and_eta(made: u64, left: u64, elapsed: Duration) -> (String, String) {
+    let secs = elapsed.as_secs_f64();
+    if made == 0 || secs <= 0.0 {
+        return ("-/s".into(), "unknown".into());
+    }
+    let per_sec = made as f64 / secs;
+    let rate = if per_sec >= 10.0 {
+        format!("{per_sec:.0}/s")
+    } else {
+        format!("{per_sec:.2}/s")
+    };
+    (rate, human_duration(left as f64 / per_sec))
+}
+
+/// 45s, 12m, 3h, 19y, …
+fn human_duration(secs: f64) -> String {
+    let units = [
+        (31_557_600.0, "y"),
+        (86_400.0, "d"),
+        (3_600.0, "h"),
+        (60.0, "m"),
+    ];
+    for (size, unit) in units {
+        if secs >= size {
+            return format!("{:.0}{unit}", secs / size);
+        }
+    }
+    format!("{:.0}s", secs.max(0.0))
 }
 
 /// The plans that finish the incomplete runs of the database (default path unless `--db`).
@@ -101,22 +293,27 @@ fn resume_plans(overrides: &Overrides) -> anyhow::Result<Vec<Plan>> {
     Ok(plans)
 }
 
-fn progress_bar(plan: &Plan) -> ProgressBar {
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
+fn progress_bar(plan: &Plan, total: u64, first: Arc<AtomicU64>) -> ProgressBar {
     // Cleared when dropped, so an error prints on a clean line.
-    let bar = ProgressBar::with_draw_target(Some(plan.shard.positions(plan.count)), target)
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         .with_finish(ProgressFinish::AndClear);
+    let since = Arc::clone(&first);
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {rate} ETA {eta} {msg}")
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {rate} ETA {left} {msg}")
             .expect("the template is valid")
             .with_key(
                 "rate",
-                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let made = state.pos().saturating_sub(first.load(Ordering::Relaxed));
+                    let _ = write!(w, "{}", rate_and_eta(made, 0, state.elapsed()).0);
+                },
+            )
+            .with_key(
+                "left",
+                move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let made = state.pos().saturating_sub(since.load(Ordering::Relaxed));
+                    let left = state.len().unwrap_or(0).saturating_sub(state.pos());
+                    let _ = write!(w, "{}", rate_and_eta(made, left, state.elapsed()).1);
                 },
             )
             .progress_chars("=> "),
@@ -169,4 +366,19 @@ fn summary_line(plan: &Plan, s: &RunSummary) -> String {
         rate,
         plan.db.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_and_eta_count_only_this_invocation() {
+        // A run resumed at 29,440 of 40,000 that made 2,000 items in one second.
+        let (rate, eta) = rate_and_eta(2_000, 40_000 - 31_440, Duration::from_secs(1));
+        assert_eq!((rate.as_str(), eta.as_str()), ("2000/s", "4s"));
+        assert_eq!(rate_and_eta(0, 5, Duration::from_secs(3)).1, "unknown");
+        assert_eq!(rate_and_eta(1, 3, Duration::from_secs(40)).0, "0.03/s");
+        assert_eq!(human_duration(2.0 * 3600.0), "2h");
+    }
 }

@@ -18,10 +18,13 @@ pub struct Args {
 /// Run `merge`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let origin = Origin::Database(args.output.clone());
-    // A merged run is the whole run: its stored settings say shard 0/1.
+    // A merged run is the whole run: its stored settings say shard 0/1, the merged database,
+    // and the default thread count (not those of whichever shard came first).
     let whole = |toml: &str| match Settings::from_toml(toml, &origin) {
         Ok(mut s) => {
             s.run.shard = "0/1".into();
+            s.run.db = args.output.clone();
+            s.run.threads = Settings::default().run.threads;
             s.to_toml()
         }
         Err(_) => toml.to_string(),

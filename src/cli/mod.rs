@@ -1,14 +1,18 @@
 //! Command-line front end: one file per subcommand; this file only dispatches.
 
 mod bench;
+mod book;
 mod check;
 mod explain;
 mod export;
+mod feed;
 mod generate;
 mod merge;
 mod rate;
+mod render;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +28,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate puzzles into a SQLite database.
+    #[command(after_help = generate::AFTER_HELP)]
     Generate(generate::Args),
     /// Solve puzzles (or count their solutions).
     Solve(solve::Args),
@@ -37,10 +42,18 @@ enum Command {
     Stats(stats::Args),
     /// The step-by-step path (or graded hints) a person could take through each puzzle.
     Explain(explain::Args),
+    /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
+    Verify(verify::Args),
+    /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
+    Feed(feed::Args),
     /// Grade puzzles the way people solve them: level, score, techniques.
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
+    /// Write a print-ready PDF book of puzzles from a database.
+    Book(book::Args),
+    /// Write one SVG per puzzle (and solution) for web pages.
+    Render(render::Args),
 }
 
 /// Parse arguments and run the chosen subcommand.
@@ -48,13 +61,17 @@ enum Command {
 pub fn run() -> anyhow::Result<ExitCode> {
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match Cli::parse().command {
-        Command::Generate(args) => done(generate::run(args)),
+        Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Merge(args) => done(merge::run(args)),
         Command::Export(args) => done(export::run(args)),
         Command::Stats(args) => done(stats::run(args)),
+        Command::Verify(args) => verify::run(args),
+        Command::Feed(args) => done(feed::run(args)),
         Command::Bench(args) => done(bench::run(args)),
+        Command::Book(args) => done(book::run(args)),
+        Command::Render(args) => done(render::run(args)),
         Command::Rate(args) => rate::run(args),
         Command::Explain(args) => explain::run(args),
     }

@@ -1,14 +1,20 @@
 //! `sudoku-press solve`: solve (or count the solutions of) every puzzle of a file, in parallel,
 //! answers streamed in input order.
 //!
-//! Exit code: 0 when every puzzle has exactly one solution (or always, with `--count`); 1 when
-//! some puzzle has no solution or several (each one is marked in the output); 2 on bad input.
+//! Exit code: 0 when every puzzle has exactly one solution (or, with `--count`, when every count
+//! is settled); 1 when some puzzle has no solution or several, or its search ran out of nodes
+//! (`undecided`; each one is marked in the output); 2 on bad input.
 
 use anyhow::Context;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{self, jsonl, plain, Entry, Format, Reader};
-use sudoku_press::pipeline::solve::{solve_stream, Answer, SolveStreamError};
+use sudoku_press::format::{self, jsonl, plain, Format, Reader};
+use sudoku_press::pipeline::solve::{solve_stream, Answer, Item, SolveStreamError};
+use sudoku_press::settings::MAX_THREADS;
+
+/// The default node budget per puzzle: seconds of search, far beyond any published puzzle
+/// (krazydad killers take a few hundred nodes), but finite.
+pub const DEFAULT_MAX_NODES: u64 = 5_000_000;
 
 /// Flags of `solve`.
 #[derive(clap::Args, Debug)]
@@ -22,9 +28,15 @@ pub struct Args {
     /// Add each puzzle's solving time (microseconds) and search nodes.
     #[arg(long)]
     stats: bool,
-    /// Worker threads (0 = one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0 = one per core), up to 1024.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
+    threads: u32,
+    /// Search nodes allowed per puzzle (0 = no limit). A puzzle whose count is not settled
+    /// within them is answered `undecided` (exit 1) and the others go on. About 0.5-1 M nodes
+    /// a second.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    max_nodes: u64,
     /// Puzzle file, `-` for standard input. Line formats hold one puzzle a line.
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
@@ -37,7 +49,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         &args.file
     };
-    let input = format::open_input(&args.file).with_context(|| format!("cannot open {name}"))?;
+    if args.file == "-" && std::io::stdin().is_terminal() {
+        eprintln!("reading puzzles from standard input (end with Ctrl-D; give a FILE to read one)");
+    }
+    let input = super::check::open(&args.file)?;
     let reader = Reader::new(input, args.format).context(name.to_string())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut printer = Printer {
@@ -45,9 +60,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args: &args,
         written: 0,
         not_unique: 0,
+        undecided: 0,
     };
-    let solved = solve_stream(reader, args.threads, |entry, answer| {
-        printer.print(&mut out, entry, answer)
+    let max_nodes = match args.max_nodes {
+        0 => u64::MAX,
+        n => n,
+    };
+    let solved = solve_stream(reader, args.threads as usize, max_nodes, |item, answer| {
+        printer.print(&mut out, item, answer)
     });
     out.flush()?;
     match solved {
@@ -55,11 +75,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Err(SolveStreamError::Output(err)) => return Err(err.into()),
         other => other.with_context(|| name.to_string())?,
     }
+    if printer.undecided > 0 {
+        eprintln!(
+            "{} of {} puzzles are undecided: their search passed --max-nodes {}; raise it (0 = no limit) to settle them",
+            printer.undecided, printer.written, args.max_nodes
+        );
+    }
     if printer.not_unique > 0 && !args.count {
         eprintln!(
             "{} of {} puzzles have no unique solution",
             printer.not_unique, printer.written
         );
+    }
+    if printer.undecided > 0 || (printer.not_unique > 0 && !args.count) {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -71,18 +99,21 @@ struct Printer<'a> {
     args: &'a Args,
     written: usize,
     not_unique: usize,
+    undecided: usize,
 }
 
 impl Printer<'_> {
-    fn print<W: Write>(
-        &mut self,
-        out: &mut W,
-        entry: Entry,
-        answer: &Answer,
-    ) -> std::io::Result<()> {
-        self.not_unique += usize::from(answer.count != 1);
+    fn print<W: Write>(&mut self, out: &mut W, item: Item, answer: &Answer) -> std::io::Result<()> {
+        if answer.undecided {
+            self.undecided += 1;
+        } else if answer.count != 1 {
+            self.not_unique += 1;
+        }
+        if let Item::Unsolvable { line, reason } = &item {
+            eprintln!("line {line}: no solution: {reason}");
+        }
         match self.format {
-            Format::Jsonl => self.print_json(out, entry, answer)?,
+            Format::Jsonl => self.print_json(out, item, answer)?,
             Format::Seed => self.print_rows(out, answer)?,
             Format::Plain | Format::Sudocue => self.print_line(out, answer)?,
         }
@@ -90,11 +121,20 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// "no solution" / "several solutions" for a puzzle without a unique one.
+    /// "no solution" / "several solutions" / "undecided" for a puzzle without a unique one.
     fn verdict(answer: &Answer) -> &'static str {
         match answer.count {
+            _ if answer.undecided => "undecided",
             0 => "no solution",
             _ => "several solutions",
+        }
+    }
+
+    /// The count as printed: 0, 1, 2, or `undecided`.
+    fn count_text(answer: &Answer) -> String {
+        match answer.undecided {
+            true => "undecided".into(),
+            false => answer.count.to_string(),
         }
     }
 
@@ -105,15 +145,26 @@ impl Printer<'_> {
     fn print_json<W: Write>(
         &self,
         out: &mut W,
-        entry: Entry,
+        item: Item,
         answer: &Answer,
     ) -> std::io::Result<()> {
-        let mut object = entry
-            .object
-            .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None));
+        let mut object = match item {
+            Item::Puzzle(entry) => entry
+                .object
+                .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None)),
+            Item::Unsolvable { line, reason } => {
+                let mut o = jsonl::Object::new();
+                o.insert("line".into(), line.into());
+                o.insert("reason".into(), reason.into());
+                o
+            }
+        };
         let solution = answer.solution.as_ref().map(|g| g.values().to_vec());
         object.insert("solution".into(), serde_json::json!(solution));
-        if self.args.count || answer.count != 1 {
+        if answer.undecided {
+            object.insert("count".into(), serde_json::Value::Null);
+            object.insert("undecided".into(), true.into());
+        } else if self.args.count || answer.count != 1 {
             object.insert("count".into(), answer.count.into());
         }
         if self.args.stats {
@@ -126,7 +177,7 @@ impl Printer<'_> {
 
     fn print_line<W: Write>(&self, out: &mut W, answer: &Answer) -> std::io::Result<()> {
         let text = match (&answer.solution, self.args.count) {
-            (_, true) => answer.count.to_string(),
+            (_, true) => Self::count_text(answer),
             (Some(grid), false) => plain::to_plain(grid),
             (None, false) => Self::verdict(answer).to_string(),
         };
@@ -142,7 +193,7 @@ impl Printer<'_> {
             writeln!(out)?;
         }
         match (&answer.solution, self.args.count) {
-            (_, true) => writeln!(out, "{}", answer.count)?,
+            (_, true) => writeln!(out, "{}", Self::count_text(answer))?,
             (Some(grid), false) => format::write_rows(out, grid)?,
             (None, false) => writeln!(out, "{}", Self::verdict(answer))?,
         }

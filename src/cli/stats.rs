@@ -1,8 +1,8 @@
 //! `sudoku-press stats`: counts per variant and level, cage statistics and generation rate.
 
 use std::path::PathBuf;
-use sudoku_press::rating::Level;
-use sudoku_press::store::{Store, Summary, VariantCount};
+use sudoku_press::grader::Level;
+use sudoku_press::store::{RunState, Store, Summary, VariantCount};
 
 /// Flags of `stats`.
 #[derive(clap::Args, Debug)]
@@ -17,15 +17,56 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let store = Store::open_read_only(&args.db)?;
     let s = store.summary()?;
     print!("{}", render(&args.db, &s));
+    print!("{}", render_runs(&store.runs()?));
+    let problems = store.record_problems()?;
+    for p in &problems {
+        eprintln!("warning: {}: {p}", args.db.display());
+    }
+    if !problems.is_empty() {
+        eprintln!(
+            "run `sudoku-press verify --db {}` for a full check",
+            args.db.display()
+        );
+    }
     Ok(())
+}
+
+/// One line per run: its seed, shard, and whether it is complete.
+fn render_runs(runs: &[RunState]) -> String {
+    let mut out = String::from("\nruns:\n");
+    for r in runs {
+        let positions = r.shard.positions(r.count);
+        let state = if r.is_complete() {
+            "complete".to_string()
+        } else {
+            format!(
+                "UNFINISHED at {} of {} ({:.1}%): run its generate command again to continue",
+                r.next_pos,
+                positions,
+                percent(r.next_pos, positions)
+            )
+        };
+        let shard = if r.shard.is_whole() {
+            String::new()
+        } else {
+            format!(", shard {}", r.shard)
+        };
+        out += &format!(
+            "  run {}: seed {}, {} work items{shard}, settings {}: {state}\n",
+            r.id, r.seed, r.count, r.settings_hash
+        );
+    }
+    out
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
 
+/// Levels in difficulty order; names this build does not grade (`unrated`, or an older file's)
+/// come last.
 fn level_rank(name: &str) -> Option<Level> {
-    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+    name.parse().ok()
 }
 
 fn render(db: &std::path::Path, s: &Summary) -> String {
@@ -56,20 +97,26 @@ fn render(db: &std::path::Path, s: &Summary) -> String {
             v.cages_mean
         );
     }
-    out += "\nlevels (provisional):\n";
+    out += "\nlevels (human-style grade; score mean [min-max]):\n";
     for v in &s.by_variant {
         let mut levels: Vec<&VariantCount> = s
             .by_level
             .iter()
             .filter(|l| l.variant == v.variant && l.size == v.size)
             .collect();
-        levels.sort_by_key(|l| l.level.as_deref().map(level_rank));
+        levels.sort_by_key(|l| {
+            let rank = l.level.as_deref().and_then(level_rank);
+            (rank.is_none(), rank)
+        });
         let parts: Vec<String> = levels
             .iter()
             .map(|l| {
                 let name = l.level.as_deref().unwrap_or("?");
+                let score = l.score.map_or(String::new(), |(mean, min, max)| {
+                    format!(" score {mean:.1} [{min:.1}-{max:.1}]")
+                });
                 format!(
-                    "{name} {} ({:.1}%)",
+                    "{name} {} ({:.1}%){score}",
                     l.puzzles,
                     percent(l.puzzles, v.puzzles)
                 )

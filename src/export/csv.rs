@@ -1,7 +1,8 @@
 //! CSV export: one row a puzzle, grids and cages in the store's compact text forms.
 //!
 //! Columns: `id, variant, size, box, regions, givens, solution, cages, givens_count, cage_count,
-//! cage_sizes, nodes, guesses, solver_calls, repairs, level, seed, index`.
+//! cage_sizes, nodes, guesses, solver_calls, repairs, level, score, hardest, techniques, trial, seed,
+//! index`.
 //! `box` is `RxC` (empty for jigsaw); `regions` the region of every cell (jigsaw only); grids are
 //! N² characters (`.` empty, `1`-`9`, `A`-`G`); `cages` is `sum:cell.cell;...` with 0-based cells
 //! `row * N + col`; `cage_sizes` is `size:count;...`.
@@ -10,7 +11,7 @@ use super::ExportError;
 use crate::store::{codec, Store};
 use std::io::Write;
 
-const HEADER: [&str; 18] = [
+const HEADER: [&str; 22] = [
     "id",
     "variant",
     "size",
@@ -27,6 +28,10 @@ const HEADER: [&str; 18] = [
     "solver_calls",
     "repairs",
     "level",
+    "score",
+    "hardest",
+    "techniques",
+    "trial",
     "seed",
     "index",
 ];
@@ -38,6 +43,7 @@ pub fn write_csv<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportErro
     let mut written = 0u64;
     store.for_each_puzzle(|p| -> Result<(), ExportError> {
         let geometry = p.puzzle.geometry();
+        let grade = p.grade.as_ref();
         let shape = geometry.box_shape().map(|(r, c)| format!("{r}x{c}"));
         let regions = match shape {
             None => codec::regions_to_text(geometry.region_map()),
@@ -61,6 +67,10 @@ pub fn write_csv<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportErro
                 p.solver_calls.to_string(),
                 p.repairs.to_string(),
                 p.level,
+                grade.map_or(String::new(), |g| format!("{:.2}", g.score)),
+                grade.and_then(|g| g.hardest.clone()).unwrap_or_default(),
+                grade.map_or(String::new(), |g| g.techniques.clone()),
+                grade.map_or(String::new(), |g| g.trial.to_string()),
                 p.seed.to_string(),
                 p.index.to_string(),
             ])

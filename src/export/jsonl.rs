@@ -1,5 +1,5 @@
-//! JSON-lines export: the puzzle JSON of the data sets, plus `id`, `variant`, `level`, `seed`,
-//! `index` and the metrics as extra keys, so `sudoku-press solve` (and any other reader) takes it.
+//! JSON-lines export: the puzzle JSON of the data sets, plus `id`, `variant`, `level`, the grade
+//! (`score`, `hardest`, `techniques`, `trial`), `seed`, `index` and the metrics as extra keys, so `sudoku-press solve` (and any other reader) takes it.
 
 use super::ExportError;
 use crate::format::jsonl::{to_object, write_object};
@@ -15,6 +15,12 @@ pub fn write_jsonl<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportEr
         object.insert("id".into(), json!(p.id.to_string()));
         object.insert("variant".into(), json!(p.variant));
         object.insert("level".into(), json!(p.level));
+        if let Some(g) = &p.grade {
+            object.insert("score".into(), json!((g.score * 100.0).round() / 100.0));
+            object.insert("hardest".into(), json!(g.hardest));
+            object.insert("techniques".into(), json!(g.techniques));
+            object.insert("trial".into(), json!(g.trial));
+        }
         object.insert("seed".into(), json!(p.seed));
         object.insert("index".into(), json!(p.index));
         object.insert("cage_sizes".into(), json!(p.cage_sizes));

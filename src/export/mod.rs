@@ -1,14 +1,29 @@
-//! Exporters: stored puzzles streamed out as CSV or as the puzzle JSON lines of the data sets.
+//! Exporters: stored puzzles streamed out as CSV or as the puzzle JSON lines of the data sets, and
+//! one line a puzzle in the formats of players' tools (f-puzzles, SudokuPad and f-puzzles links,
+//! SudokuWiki, SudoCue, ipuz).
 //!
-//! Both write rows in id order (work-item order) and hold one puzzle in memory at a time. Neither
+//! All write rows in id order (work-item order) and hold one puzzle in memory at a time. None
 //! writes the generation time, so the same run always exports byte for byte the same text.
 
 mod csv;
+pub mod fpuzzles;
+pub mod ipuz;
 mod jsonl;
+mod lines;
+pub mod lzstring;
+mod sudocue;
+pub mod sudokuwiki;
+#[cfg(test)]
+mod worked;
 
 pub use self::csv::write_csv;
+pub use self::fpuzzles::{write_fpuzzles, write_fpuzzles_url, write_sudokupad};
+pub use self::ipuz::write_ipuz;
 pub use self::jsonl::write_jsonl;
+pub use self::sudocue::write_sudocue;
+pub use self::sudokuwiki::write_sudokuwiki;
 
+use crate::format::FormatError;
 use crate::store::{Store, StoreError};
 use std::io::Write;
 use thiserror::Error;
@@ -22,6 +37,14 @@ pub enum ExportError {
     /// Writing the output failed.
     #[error("cannot write the export")]
     Io(#[from] std::io::Error),
+    /// A stored puzzle the chosen format cannot hold.
+    #[error("puzzle id {id}: {error}; choose another --format for this database")]
+    Puzzle {
+        /// The puzzle's row id.
+        id: i64,
+        /// Why the format cannot hold it.
+        error: FormatError,
+    },
 }
 
 /// An export format.
@@ -31,6 +54,18 @@ pub enum ExportFormat {
     Csv,
     /// One puzzle JSON object a line.
     Jsonl,
+    /// One f-puzzles JSON object a line.
+    Fpuzzles,
+    /// One SudokuPad link a line.
+    Sudokupad,
+    /// One f-puzzles link a line.
+    FpuzzlesUrl,
+    /// One SudokuWiki killer string a line (9x9, 6x6, 9x9 killer-jigsaw).
+    Sudokuwiki,
+    /// One SudoCue `3x3::k:` code a line (9x9 killers).
+    Sudocue,
+    /// One ipuz object a line.
+    Ipuz,
 }
 
 /// Write every puzzle of `store` to `out` in `format`; returns the number of puzzles written.
@@ -42,5 +77,11 @@ pub fn export<W: Write>(
     match format {
         ExportFormat::Csv => write_csv(store, out),
         ExportFormat::Jsonl => write_jsonl(store, out),
+        ExportFormat::Fpuzzles => write_fpuzzles(store, out),
+        ExportFormat::Sudokupad => write_sudokupad(store, out),
+        ExportFormat::FpuzzlesUrl => write_fpuzzles_url(store, out),
+        ExportFormat::Sudokuwiki => write_sudokuwiki(store, out),
+        ExportFormat::Sudocue => write_sudocue(store, out),
+        ExportFormat::Ipuz => write_ipuz(store, out),
     }
 }

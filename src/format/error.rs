@@ -123,6 +123,21 @@ impl FormatError {
             kind: kind.into(),
         }
     }
+    /// Is this a well-formed puzzle that breaks a rule no solution can keep (a cage sum its cells
+    /// cannot make, givens that clash)? Its answer is "no solution"; the input goes on after it.
+    pub fn is_unsolvable(&self) -> bool {
+        matches!(
+            self,
+            FormatError::At {
+                kind: ErrorKind::Puzzle(
+                    PuzzleError::ImpossibleSum { .. }
+                        | PuzzleError::GivenConflict { .. }
+                        | PuzzleError::CageGivens(_)
+                ),
+                ..
+            }
+        )
+    }
     /// The line the error is on, if it has one.
     pub fn line(&self) -> Option<usize> {
         match self {

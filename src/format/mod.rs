@@ -183,13 +183,14 @@ impl<R: BufRead> Reader<R> {
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Entry, FormatError>;
 
-    /// The next entry; after an error the reader stops.
+    /// The next entry; after an error the reader stops, except after an unsolvable but
+    /// well-formed puzzle (`FormatError::is_unsolvable`), whose text has been read whole.
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
         }
         let result = self.next_entry();
-        self.failed = result.is_err();
+        self.failed = result.as_ref().is_err_and(|e| !e.is_unsolvable());
         result.transpose()
     }
 }

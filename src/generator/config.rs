@@ -1,7 +1,9 @@
 //! `GeneratorConfig`: the generator's plain-data settings, their defaults, and their validation.
 
 use super::layout::LayoutRules;
+use super::level::LevelsSetting;
 use crate::geometry::{Geometry, MAX_SIZE};
+use crate::grader::Level;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -89,6 +91,10 @@ pub struct GeneratorConfig {
     pub max_repairs: u32,
     /// The `ordered` builder's threshold (source documents: 0.3), in [0, 0.5).
     pub ordered_threshold: f64,
+    /// Target levels: every puzzle is steered to a level drawn for its item from this list
+    /// (equally likely) or mix (`{ easy = 0.2, hard = 0.8 }`); unset: any level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<LevelsSetting>,
 }
 
 impl Default for GeneratorConfig {
@@ -107,6 +113,7 @@ impl Default for GeneratorConfig {
             givens: GivensPolicy::Zero,
             max_repairs: 40,
             ordered_threshold: 0.3,
+            levels: None,
         }
     }
 }
@@ -152,6 +159,9 @@ pub enum ConfigError {
         /// Cells in the grid.
         cells: usize,
     },
+    /// `levels` that name no level, an unknown one, or a weight that is not positive.
+    #[error("levels: {0}")]
+    Levels(String),
     /// `ordered_threshold` outside [0, 0.5).
     #[error("ordered_threshold = {0}: use a value from 0 up to (not including) 0.5")]
     Threshold(f64),
@@ -178,6 +188,8 @@ pub struct Resolved {
     pub geometry: Geometry,
     /// What cage layouts must respect.
     pub rules: LayoutRules,
+    /// Target levels with their weights, easiest first (empty: any level).
+    pub levels: Vec<(Level, f64)>,
 }
 
 impl GeneratorConfig {
@@ -230,7 +242,12 @@ impl GeneratorConfig {
         if min == 0 || min > max || min as usize > cells || !coverable {
             return Err(ConfigError::CageCount { min, max, cells });
         }
+        let levels = match &self.levels {
+            Some(setting) => setting.to_mix().map_err(ConfigError::Levels)?,
+            None => Vec::new(),
+        };
         Ok(Resolved {
+            levels,
             geometry,
             rules: LayoutRules {
                 max_size: max_cage_size,

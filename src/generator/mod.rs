@@ -11,6 +11,7 @@ mod config;
 pub mod fill;
 pub mod jigsaw;
 pub mod layout;
+pub mod level;
 mod ordered;
 mod random_walk;
 mod repair;
@@ -19,19 +20,18 @@ pub mod unique;
 pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
 
 use crate::geometry::Geometry;
+use crate::grader::{self, Grade};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::rating::{provisional_level, Level};
 use crate::solver::SolveStats;
 use crate::transform::GridTransform;
 use layout::{CageLayout, LayoutRules};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
-use serde::{Deserialize, Serialize};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "4";
+pub const GENERATOR_VERSION: &str = "5";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +45,7 @@ pub struct Generated {
 }
 
 /// Metrics of one generated puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Metrics {
     /// Number of givens.
     pub givens: usize,
@@ -57,8 +57,8 @@ pub struct Metrics {
     pub nodes: u64,
     /// Solver guesses of that search.
     pub guesses: u64,
-    /// Provisional level (see `rating`).
-    pub level: Level,
+    /// The human-style grade (level, score, hardest technique, technique counts, trial).
+    pub grade: Grade,
     /// Solver calls spent making this puzzle.
     pub solver_calls: u32,
     /// Layout repairs (zero-given killers).
@@ -74,6 +74,11 @@ pub enum Rejection {
     NoSeedGrid,
     /// No cage layout met the rules (count range, no single cells) within the builder's draws.
     NoLayout,
+    /// No edit of the layout (or givens) within the budget reached the target level.
+    OffLevel {
+        /// The level asked for.
+        target: grader::Level,
+    },
     /// The layout stayed ambiguous after `repairs` repairs (or redraws) and `solver_calls` checks.
     NotUnique {
         /// Repairs made.
@@ -84,6 +89,8 @@ pub enum Rejection {
 }
 
 /// The result of one work item.
+// Made and moved once per item: boxing the large variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// A unique puzzle.
@@ -105,6 +112,9 @@ pub struct SeedGrid {
 const SEED_STREAM: u64 = 0x5EED;
 /// Stream domain of work items, keyed by the item index.
 const ITEM_STREAM: u64 = 0x17E4;
+/// Stream domain of level targets and steering, keyed by the item index (apart from the item's
+/// own stream, so a run without targets makes the same puzzles as before).
+const LEVEL_STREAM: u64 = 0x1E7E;
 
 /// Puzzle `index` of the run with seed `seed`: depends on nothing else.
 pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outcome {
@@ -186,7 +196,20 @@ pub fn generate_from_seed(
             }
         }
     };
-    let metrics = metrics_of(&puzzle, stats, checker.calls, repairs);
+    let grade = grader::grade(&puzzle);
+    let (puzzle, grade) = match resolved.levels.as_slice() {
+        [] => (puzzle, grade),
+        mix => {
+            let rng = &mut stream(seed, LEVEL_STREAM, index);
+            let target = level::draw_target(mix, rng);
+            let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
+            match level::steer(puzzle, grade, &solution, target, max_size, rng) {
+                Some(steered) => steered,
+                None => return Outcome::Rejected(Rejection::OffLevel { target }),
+            }
+        }
+    };
+    let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
     Outcome::Generated(Generated {
         puzzle,
         solution,
@@ -216,7 +239,13 @@ fn build_layout<R: Rng>(
     })
 }
 
-fn metrics_of(puzzle: &Puzzle, stats: SolveStats, solver_calls: u32, repairs: u32) -> Metrics {
+fn metrics_of(
+    puzzle: &Puzzle,
+    grade: Grade,
+    stats: SolveStats,
+    solver_calls: u32,
+    repairs: u32,
+) -> Metrics {
     let n = puzzle.size();
     let mut cage_sizes = vec![0u32; n + 1];
     for cage in puzzle.cages() {
@@ -228,7 +257,7 @@ fn metrics_of(puzzle: &Puzzle, stats: SolveStats, solver_calls: u32, repairs: u3
         cage_sizes,
         nodes: stats.nodes,
         guesses: stats.guesses,
-        level: provisional_level(puzzle, stats),
+        grade,
         solver_calls,
         repairs,
     }

@@ -47,7 +47,7 @@ fn check(config: &GeneratorConfig, g: &Generated) {
             assert_eq!(sum, cage.sum);
         }
         assert_eq!(g.metrics.cage_count, p.cages().len());
-        if config.cage_builder == CageBuilderKind::Book {
+        if config.cage_builder == CageBuilderKind::Book && config.levels.is_none() {
             let (min, max) = config.validate().unwrap().rules.cage_count;
             assert!(
                 (min..=max).contains(&p.cages().len()),
@@ -165,4 +165,63 @@ fn invalid_config_is_a_rejection() {
         generate_puzzle(&c, 1, 1),
         Outcome::Rejected(Rejection::InvalidConfig(ConfigError::Size(0)))
     );
+}
+
+/// Targeted items come out at their level (or are rejected as off-level), unique, zero givens,
+/// with every cage valid; the same item gives the same puzzle twice.
+#[test]
+fn targets_are_met_or_rejected() {
+    for level in ["medium", "hard"] {
+        let config = GeneratorConfig {
+            levels: Some(level::LevelsSetting::List(vec![level.into()])),
+            ..GeneratorConfig::default()
+        };
+        let mut made = 0;
+        for index in 0..6 {
+            match generate_puzzle(&config, 11, index) {
+                Outcome::Generated(g) => {
+                    let mut unbounded = config.clone();
+                    unbounded.max_cage_size = Some(9);
+                    check(&unbounded, &g);
+                    assert_eq!(g.metrics.grade.level.map(|l| l.as_str()), Some(level));
+                    assert_eq!(g.metrics.grade, grader::grade(&g.puzzle));
+                    assert_eq!(generate_puzzle(&config, 11, index), Outcome::Generated(g));
+                    made += 1;
+                }
+                Outcome::Rejected(Rejection::OffLevel { target }) => {
+                    assert_eq!(target.as_str(), level)
+                }
+                Outcome::Rejected(other) => panic!("{other:?}"),
+            }
+        }
+        assert!(made >= 3, "{made} of 6 {level} items made");
+    }
+}
+
+#[test]
+fn level_settings_are_checked() {
+    let with = |s: &str| GeneratorConfig {
+        levels: Some(
+            toml::from_str::<toml::Table>(s).unwrap()["levels"]
+                .clone()
+                .try_into()
+                .unwrap(),
+        ),
+        ..GeneratorConfig::default()
+    };
+    assert!(with("levels = [\"hard\", \"easy\"]").validate().is_ok());
+    let mix = with("levels = { easy = 0.2, hard = 0.8 }")
+        .validate()
+        .unwrap();
+    assert_eq!(mix.levels.len(), 2);
+    for bad in [
+        "levels = []",
+        "levels = [\"tough\"]",
+        "levels = { hard = 0 }",
+    ] {
+        assert!(
+            matches!(with(bad).validate(), Err(ConfigError::Levels(_))),
+            "{bad}"
+        );
+    }
 }

@@ -11,14 +11,16 @@
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
-use crate::store::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
+use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
 pub mod bench;
 pub mod rate;
 pub mod solve;
+pub mod verify;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -51,7 +53,7 @@ pub enum PipelineError {
     },
 }
 
-/// Where a run stands, reported after every committed chunk.
+/// Where a run stands, reported when it starts and after every committed chunk.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Positions of this shard committed (including those of earlier invocations).
@@ -62,6 +64,17 @@ pub struct Progress {
     pub tally: ChunkTally,
 }
 
+/// What a run reports as it goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The run starts (or continues) at `done`.
+    Started(Progress),
+    /// One more work item is generated (not yet committed); reported by the worker threads.
+    ItemDone,
+    /// A chunk is committed.
+    Committed(Progress),
+}
+
 /// What one invocation of a run did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunSummary {
@@ -69,19 +82,40 @@ pub struct RunSummary {
     pub name: String,
     /// Positions committed before this invocation (a resumed run).
     pub resumed_at: u64,
+    /// Positions committed when this invocation ended.
+    pub done: u64,
     /// Positions of this shard in the run.
     pub total: u64,
     /// What this invocation committed.
     pub tally: ChunkTally,
     /// Wall time of this invocation.
     pub elapsed: Duration,
+    /// Stopped early because `stop` was set (the committed chunks are kept).
+    pub stopped: bool,
 }
 
-/// Run (or continue) `plan` into `store`, calling `on_progress` after every committed chunk.
+/// Aim: a chunk commits about this often, however slow the variant (a slow run loses little when
+/// killed, and its progress is visible in the database).
+const CHUNK_TARGET: Duration = Duration::from_secs(3);
+
+/// The size of the next chunk: as many items as the measured rate makes in `CHUNK_TARGET`, at
+/// least one per thread, at most `max` (the `chunk_size` setting), growing at most fourfold a step.
+/// Chunk boundaries never change the output, only how often it is committed.
+pub fn next_chunk_size(last: u64, last_wall: Duration, threads: u64, max: u64) -> u64 {
+    let floor = threads.max(1).min(max);
+    let secs = last_wall.as_secs_f64().max(1e-6);
+    let fit = (last as f64 * CHUNK_TARGET.as_secs_f64() / secs) as u64;
+    fit.min(last.saturating_mul(4)).clamp(floor, max.max(1))
+}
+
+/// Run (or continue) `plan` into `store`, reporting each generated item and each committed chunk
+/// to `on_event` (from several threads). Setting `stop` ends the run early: the item in hand is
+/// abandoned, committed chunks stay, and the same plan run again continues after them.
 pub fn run(
     store: &mut Store,
     plan: &Plan,
-    mut on_progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+    on_event: impl Fn(Event) + Sync,
 ) -> Result<RunSummary, PipelineError> {
     let started = Instant::now();
     let state = store.begin_run(&NewRun {
@@ -94,39 +128,61 @@ pub fn run(
     })?;
     let total = plan.shard.positions(plan.count);
     let pool = thread_pool(plan.threads)?;
+    let threads = pool.current_num_threads() as u64;
     let mut progress = Progress {
         done: state.next_pos,
         total,
         tally: ChunkTally::default(),
     };
-    let span = |first: u64| (first, (first + plan.chunk_size as u64).min(total));
+    on_event(Event::Started(progress));
+    let max = plan.chunk_size as u64;
+    let mut size = threads.min(max).max(1);
+    let span = |first: u64, size: u64| (first, (first + size).min(total));
+    let make = |range| pool.install(|| make_chunk(plan, range, stop, &on_event));
     let mut since = Instant::now();
-    let mut next =
-        (state.next_pos < total).then(|| pool.install(|| make_chunk(plan, span(state.next_pos))));
-    while let Some(mut chunk) = next.take() {
+    let mut next = (state.next_pos < total).then(|| make(span(state.next_pos, size)));
+    let mut stopped = false;
+    while let Some(chunk) = next.take() {
+        let Some(mut chunk) = chunk else {
+            stopped = true;
+            break;
+        };
         let end = chunk.end_pos;
-        let mut following = None;
         // A chunk's wall time is one cycle: from the previous commit's start to its own.
-        chunk.wall_micros = since.elapsed().as_micros() as u64;
+        let wall = since.elapsed();
+        chunk.wall_micros = wall.as_micros() as u64;
         since = Instant::now();
+        size = next_chunk_size(end - chunk.first_pos, wall, threads, max);
+        // Start after what this process made, or after what another writer of the same run
+        // has committed, whichever is further.
+        let from = end.max(progress.done);
+        let mut following = None;
         // The writer commits this chunk while the pool generates the next one.
         let committed = pool.in_place_scope(|scope| {
-            if end < total {
-                scope.spawn(|_| following = Some(make_chunk(plan, span(end))));
+            if from < total && !stop.load(Ordering::Relaxed) {
+                scope.spawn(|_| {
+                    following = Some(make_chunk(plan, span(from, size), stop, &on_event))
+                });
             }
             store.commit_chunk(&state, &chunk)
         })?;
+        progress.done = committed.next_pos.max(end);
+        progress.tally.add(committed.tally);
+        on_event(Event::Committed(progress));
         next = following;
-        progress.done = end;
-        progress.tally.add(committed);
-        on_progress(&progress);
+        if stop.load(Ordering::Relaxed) && progress.done < total {
+            stopped = true;
+            break;
+        }
     }
     Ok(RunSummary {
         name: plan.name.clone(),
         resumed_at: state.next_pos,
+        done: progress.done,
         total,
         tally: progress.tally,
         elapsed: started.elapsed(),
+        stopped,
     })
 }
 
@@ -173,18 +229,31 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
         })
 }
 
-/// Generate positions `first..end` of the plan's shard, in parallel, kept in position order.
-fn make_chunk(plan: &Plan, (first, end): (u64, u64)) -> Chunk {
+/// Generate positions `first..end` of the plan's shard, in parallel, kept in position order;
+/// `None` when `stop` was set meanwhile.
+fn make_chunk(
+    plan: &Plan,
+    (first, end): (u64, u64),
+    stop: &AtomicBool,
+    on_event: &(impl Fn(Event) + Sync),
+) -> Option<Chunk> {
     let rows = (first..end)
         .into_par_iter()
-        .map(|pos| make_row(plan, plan.shard.item_at(pos)))
-        .collect();
-    Chunk {
+        .map(|pos| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let row = make_row(plan, plan.shard.item_at(pos));
+            on_event(Event::ItemDone);
+            Some(row)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Chunk {
         first_pos: first,
         end_pos: end,
         rows,
         wall_micros: 0,
-    }
+    })
 }
 
 /// Work item `index`: its puzzle encoded for the store, or `None` if the generator gave up.
@@ -201,7 +270,7 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         solver_calls: g.metrics.solver_calls,
         repairs: g.metrics.repairs,
         micros,
-        level: g.metrics.level.as_str(),
+        grade: GradeRow::from_grade(&g.metrics.grade),
     };
     let key = canonical_key(&g.puzzle);
     Some(PuzzleRow::encode(
@@ -212,4 +281,28 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         &metrics,
         &key,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_shrink_for_slow_items_and_grow_for_fast_ones() {
+        let s = Duration::from_secs;
+        // 16x16 killers: 2 items took 60 s on 2 threads; never below one item per thread.
+        assert_eq!(next_chunk_size(2, s(60), 2, 256), 2);
+        // 8 items in 20 s: about 3 s worth is one item, so one per thread.
+        assert_eq!(next_chunk_size(8, s(20), 2, 256), 2);
+        // 100 items in 10 s: 30 fit in 3 s.
+        assert_eq!(next_chunk_size(100, s(10), 4, 256), 30);
+        // Fast items grow at most fourfold a step, up to chunk_size.
+        assert_eq!(next_chunk_size(2, Duration::from_millis(1), 2, 256), 8);
+        assert_eq!(
+            next_chunk_size(200, Duration::from_millis(100), 2, 256),
+            256
+        );
+        // chunk_size 1 is honoured even with many threads.
+        assert_eq!(next_chunk_size(1, s(1), 8, 1), 1);
+    }
 }

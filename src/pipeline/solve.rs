@@ -15,14 +15,30 @@ const BATCH: usize = 1024;
 /// The outcome for one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// Solutions found, up to 2 ("two or more").
+    /// Solutions found, up to 2 ("two or more"); a lower bound when `undecided`.
     pub count: usize,
     /// The solution, when it is unique.
     pub solution: Option<Grid>,
+    /// The node budget ran out before the count was settled.
+    pub undecided: bool,
     /// Solving time in microseconds.
     pub micros: u64,
     /// Search nodes.
     pub nodes: u64,
+}
+
+/// One input item: a puzzle, or a well-formed puzzle that breaks a rule (its answer is 0).
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// A puzzle that was solved.
+    Puzzle(Entry),
+    /// A puzzle no grid can solve (an impossible cage sum, clashing givens), at `line`.
+    Unsolvable {
+        /// The line it starts on.
+        line: usize,
+        /// Why it has no solution.
+        reason: String,
+    },
 }
 
 /// Why a stream could not be solved to its end.
@@ -39,34 +55,52 @@ pub enum SolveStreamError {
     Output(#[from] std::io::Error),
 }
 
-/// Count the solutions of one puzzle (up to 2) and keep the solution when it is unique.
-pub fn solve_one(puzzle: &Puzzle) -> Answer {
+/// Count the solutions of one puzzle (up to 2) within `max_nodes` search nodes, and keep the
+/// solution when it is unique.
+pub fn solve_one(puzzle: &Puzzle, max_nodes: u64) -> Answer {
     let start = Instant::now();
-    let report = solver::solve(puzzle, 2);
+    let report = solver::solve_within(puzzle, 2, max_nodes);
     let count = report.solutions.len();
+    let undecided = !report.complete && count < 2;
     Answer {
         count,
-        solution: report.solutions.into_iter().next().filter(|_| count == 1),
+        solution: report
+            .solutions
+            .into_iter()
+            .next()
+            .filter(|_| count == 1 && !undecided),
+        undecided,
         micros: start.elapsed().as_micros() as u64,
         nodes: report.stats.nodes,
     }
 }
 
-/// Solve every entry on `threads` workers (0 = one per core), calling `emit` with each entry and
-/// its answer in input order. A malformed entry stops the stream after the answers before it.
+/// Solve every entry on `threads` workers (0 = one per core), each within `max_nodes` search
+/// nodes, calling `emit` with each item and its answer in input order. A well-formed puzzle that
+/// breaks a rule is answered 0 and the stream goes on; a malformed entry stops the stream after
+/// the answers before it.
 pub fn solve_stream(
     entries: impl Iterator<Item = Result<Entry, FormatError>>,
     threads: usize,
-    mut emit: impl FnMut(Entry, &Answer) -> std::io::Result<()>,
+    max_nodes: u64,
+    mut emit: impl FnMut(Item, &Answer) -> std::io::Result<()>,
 ) -> Result<(), SolveStreamError> {
     let pool = thread_pool(threads)?;
     let mut entries = entries.fuse();
     loop {
-        let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<Item> = Vec::with_capacity(BATCH);
         let mut failure = None;
         for item in entries.by_ref().take(BATCH) {
             match item {
-                Ok(entry) => batch.push(entry),
+                Ok(entry) => batch.push(Item::Puzzle(entry)),
+                Err(err) if err.is_unsolvable() => {
+                    let line = err.line().unwrap_or(0);
+                    let reason = match &err {
+                        FormatError::At { kind, .. } => kind.to_string(),
+                        other => other.to_string(),
+                    };
+                    batch.push(Item::Unsolvable { line, reason });
+                }
                 Err(err) => {
                     failure = Some(err);
                     break;
@@ -74,10 +108,23 @@ pub fn solve_stream(
             }
         }
         let full = batch.len() == BATCH;
-        let answers: Vec<Answer> =
-            pool.install(|| batch.par_iter().map(|e| solve_one(&e.puzzle)).collect());
-        for (entry, answer) in batch.into_iter().zip(&answers) {
-            emit(entry, answer)?;
+        let answers: Vec<Answer> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|item| match item {
+                    Item::Puzzle(e) => solve_one(&e.puzzle, max_nodes),
+                    Item::Unsolvable { .. } => Answer {
+                        count: 0,
+                        solution: None,
+                        undecided: false,
+                        micros: 0,
+                        nodes: 0,
+                    },
+                })
+                .collect()
+        });
+        for (item, answer) in batch.into_iter().zip(&answers) {
+            emit(item, answer)?;
         }
         if let Some(err) = failure {
             return Err(err.into());

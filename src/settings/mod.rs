@@ -12,6 +12,7 @@ mod shard;
 pub use load::{load, select};
 pub use shard::{Shard, MAX_SHARDS};
 
+use crate::generator::level::LevelsSetting;
 use crate::generator::{ConfigError, GeneratorConfig, Variant};
 use crate::store::codec::fingerprint;
 use serde::{Deserialize, Serialize};
@@ -177,6 +178,8 @@ pub struct Overrides {
     pub variant: Option<Variant>,
     /// `--size`.
     pub size: Option<u8>,
+    /// `--level` (repeatable): target levels, equally likely.
+    pub levels: Option<Vec<String>>,
 }
 
 /// Settings checked and turned into the typed values a run uses.
@@ -256,6 +259,9 @@ impl Settings {
         }
         if let Some(s) = o.size {
             self.generator.size = s;
+        }
+        if let Some(levels) = &o.levels {
+            self.generator.levels = Some(LevelsSetting::List(levels.clone()));
         }
     }
 

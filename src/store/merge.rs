@@ -2,6 +2,7 @@
 
 use super::write::RunState;
 use super::{Store, StoreError};
+use crate::output::{AtomicFile, OutputError};
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Rows};
 use std::path::{Path, PathBuf};
@@ -21,8 +22,11 @@ pub struct MergeReport {
 const COLUMNS: &str =
     "seed, idx, variant, size, box_rows, box_cols, regions, givens, solution, cages,
     givens_count, cage_count, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level,
-    canonical_key";
-const COLUMN_COUNT: usize = 20;
+    canonical_key, score, hardest, techniques, trial";
+const COLUMN_COUNT: usize = 24;
+/// What an input older than schema revision 3 (no grade yet) gives for the last four columns;
+/// the merged rows are graded before the output is moved into place.
+const UNGRADED: &str = "NULL, NULL, NULL, NULL";
 /// Rows per output transaction.
 const BATCH: usize = 10_000;
 
@@ -37,7 +41,8 @@ struct Member {
 /// work-item order, skipping any whose canonical form is already written: the result equals the
 /// database a single unsharded run would have made. `whole_settings` rewrites a shard's stored
 /// settings TOML into the settings of the whole run. The output is built beside `output` and
-/// renamed into place only when complete.
+/// moved into place only when complete; rows are validated first (each decodes, its
+/// solution solves it, and the counts match the chunk records).
 pub fn merge(
     output: &Path,
     inputs: &[PathBuf],
@@ -54,9 +59,16 @@ pub fn merge(
         .map(|p| Store::open_read_only(p))
         .collect::<Result<_, _>>()?;
     let groups = group_runs(&stores)?;
-    let partial = output.with_extension("db.partial");
-    let _ = std::fs::remove_file(&partial);
-    let mut out = Store::open_or_create(&partial)?;
+    for group in &groups {
+        for m in group {
+            stores[m.input].validate_run_rows(&m.run)?;
+        }
+    }
+    // A temporary file of our own beside the output (never a fixed name, never an input),
+    // moved into place only when complete and only if no other process made the output meanwhile.
+    let protected: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let temp = AtomicFile::create(output, &protected).map_err(output_error)?;
+    let mut out = Store::open_or_create(temp.temp_path())?;
     let mut report = MergeReport::default();
     for group in &groups {
         let (puzzles, duplicates) = copy_group(&mut out, &stores, group, whole_settings)?;
@@ -64,15 +76,14 @@ pub fn merge(
         report.puzzles += puzzles;
         report.duplicates += duplicates;
     }
-    drop(out);
-    std::fs::rename(&partial, output).map_err(|e| {
-        StoreError::Merge(format!(
-            "cannot move {} to {}: {e}",
-            partial.display(),
-            output.display()
-        ))
-    })?;
+    out.grade_ungraded()?;
+    out.close()?;
+    temp.commit_new().map_err(output_error)?;
     Ok(report)
+}
+
+fn output_error(e: OutputError) -> StoreError {
+    StoreError::Merge(e.to_string())
 }
 
 /// Runs of all inputs grouped by identity, each group checked to be a complete set of shards.
@@ -167,14 +178,16 @@ fn copy_group(
         )
         .map_err(|e| out.err(e))?;
     let run_id = out.conn.last_insert_rowid();
-    let select = format!("SELECT {COLUMNS} FROM puzzles WHERE run = ?1 ORDER BY idx");
     let mut stmts = group
         .iter()
         .map(|m| {
-            stores[m.input]
-                .conn
-                .prepare(&select)
-                .map_err(|e| stores[m.input].err(e))
+            let input = &stores[m.input];
+            let columns = match input.schema_version()? >= 3 {
+                true => COLUMNS.to_string(),
+                false => COLUMNS.replace("score, hardest, techniques, trial", UNGRADED),
+            };
+            let select = format!("SELECT {columns} FROM puzzles WHERE run = ?1 ORDER BY idx");
+            input.conn.prepare(&select).map_err(|e| input.err(e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut cursors: Vec<Rows> = Vec::with_capacity(group.len());

@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 1; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 1`)
+//! # Schema (revision 3; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 3`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -15,7 +15,8 @@
 //! [`codec`]), `givens_count`, `cage_count`, `cage_sizes` (histogram `size:count;...`), `nodes`,
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
-//! `level` (provisional: `easy`, `medium`, `hard`, `expert`), `canonical_key` (UNIQUE, 16 bytes:
+//! `level` (the human-style grader's: `easy`, `medium`, `hard`, `expert`, `extreme`, or `unrated`),
+//! `score`, `hardest`, `techniques`, `trial` (revision 3, see `schema::ADD_GRADE`), `canonical_key` (UNIQUE, 16 bytes:
 //! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
 //! symmetries of the square and the digit complement; the full form runs to 400 characters for
 //! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
@@ -25,21 +26,33 @@
 //! `run`, `first_pos`, `end_pos` (positions in the shard's sequence, end exclusive; position `p` of
 //! shard `I/N` is work item `p * N + I`), `stored`, `duplicates`, `rejected`, `wall_micros`.
 //!
+//! `issued` (revision 2) — the puzzles given out by the feed or a book, at most once each and once
+//! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
+//! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
+//!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
 //! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
 //! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
 pub mod codec;
+mod grade;
+mod issued;
 mod merge;
 mod read;
 mod schema;
+mod select;
+mod verify;
 mod write;
 
+pub use grade::GradeRow;
+pub use issued::{DayIssue, IssueRequest, Issued};
 pub use merge::{merge, MergeReport};
-pub use read::{StoredPuzzle, Summary, VariantCount};
+pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
-pub use write::{Chunk, ChunkTally, NewRun, PuzzleRow, RowMetrics, RunState};
+pub use select::{Query, ISSUES_TABLE};
+pub use verify::{solution_problem, CheckedRow};
+pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
 
 use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
 use std::path::{Path, PathBuf};
@@ -147,6 +160,9 @@ pub enum StoreError {
     },
 }
 
+/// How long a writer waits for another process's transaction before giving up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// An open sudoku-press database.
 pub struct Store {
     conn: Connection,
@@ -169,6 +185,9 @@ impl Store {
     }
 
     fn open_writable(path: &Path) -> Result<Store, StoreError> {
+        if path.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         let exists = path.exists();
         if !exists {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -185,22 +204,38 @@ impl Store {
         };
         let store = Self::connect(path, flags)?;
         if store.recognize()? {
-            store.configure()?;
+            store.upgrade()?;
         } else {
-            store.configure()?;
             store.create_schema()?;
         }
+        store.configure()?;
         Ok(store)
+    }
+
+    /// Close the database, folding the write-ahead log into the file so that the file alone
+    /// holds everything.
+    pub fn close(self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .map_err(|e| self.err(e))?;
+        let path = self.path;
+        self.conn.close().map_err(|(_, e)| classify(&path, e))
     }
 
     /// Open an existing database to read. On read-only media, where SQLite cannot make the
     /// shared-memory file WAL mode needs, a file without pending WAL content is read as immutable.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::Directory(path.to_path_buf()));
+        }
         if !path.is_file() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
         let store = match Self::connect_recognized(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
-            Err(StoreError::Open { .. }) if !has_pending_wal(path) => {
+            // SQLite reports a directory it cannot write as CANTOPEN or READONLY.
+            Err(StoreError::Open { .. } | StoreError::ReadOnly { .. })
+                if !has_pending_wal(path) =>
+            {
                 let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
                 Self::connect_recognized(&immutable_uri(path), flags)?
             }
@@ -214,6 +249,9 @@ impl Store {
 
     fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        // Wait for another process's transaction (rather than fail) from the first statement on.
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| classify(path, e))?;
         Ok(Store {
             conn,
             path: path.to_path_buf(),
@@ -256,7 +294,7 @@ impl Store {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(|e| self.err(e))?;
         if id == APPLICATION_ID {
-            if version != SCHEMA_VERSION {
+            if !(schema::OLDEST_READABLE..=SCHEMA_VERSION).contains(&version) {
                 return Err(StoreError::SchemaVersion {
                     path: self.path.clone(),
                     found: version,
@@ -284,18 +322,71 @@ impl Store {
         // WAL + NORMAL: a killed process keeps every committed chunk; one writer, readers allowed.
         self.conn
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
-            .map_err(|e| self.err(e))?;
-        self.conn
-            .busy_timeout(std::time::Duration::from_secs(10))
             .map_err(|e| self.err(e))
     }
 
+    /// Create the schema of an empty file. Two processes may both find the file empty: the write
+    /// lock is taken first (`BEGIN IMMEDIATE`) and the file looked at again under it, so only one
+    /// creates the tables and the other simply opens them.
     fn create_schema(&self) -> Result<(), StoreError> {
-        let sql = format!(
-            "BEGIN; {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
-            schema::CREATE
-        );
-        self.conn.execute_batch(&sql).map_err(|e| self.err(e))
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.err(e))?;
+        let created = match self.recognize() {
+            Ok(true) => Ok(()),
+            Ok(false) => self
+                .conn
+                .execute_batch(&format!(
+                    "{} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};",
+                    schema::CREATE,
+                    schema::UPGRADES.iter().map(|(_, sql)| *sql).collect::<String>()
+                ))
+                .map_err(|e| self.err(e)),
+            Err(e) => Err(e),
+        };
+        let end = if created.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = self.conn.execute_batch(end).map_err(|e| self.err(e));
+        created.and(ended)
+    }
+
+    /// Bring a file of an older schema revision up to this build's, one revision a transaction
+    /// (`BEGIN IMMEDIATE`, so two processes opening the same old file upgrade it once).
+    fn upgrade(&self) -> Result<(), StoreError> {
+        let version: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if version >= SCHEMA_VERSION {
+            return Ok(());
+        }
+        for &(from, sql) in schema::UPGRADES {
+            let tx = "BEGIN IMMEDIATE";
+            self.conn.execute_batch(tx).map_err(|e| self.err(e))?;
+            let version: i32 = self
+                .conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(|e| self.err(e))?;
+            let sql = match version == from {
+                true => format!("{sql} PRAGMA user_version = {}; COMMIT;", from + 1),
+                false => "COMMIT;".to_string(),
+            };
+            if let Err(e) = self.conn.execute_batch(&sql) {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(self.err(e));
+            }
+        }
+        self.grade_ungraded()
+    }
+
+    /// The schema revision of the open file.
+    pub(super) fn schema_version(&self) -> Result<i32, StoreError> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
     }
 
     /// Map a SQLite error on this file to a `StoreError`.

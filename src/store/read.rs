@@ -7,7 +7,7 @@ use crate::puzzle::Puzzle;
 use rusqlite::Row;
 
 /// A stored puzzle, decoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StoredPuzzle {
     /// Row id (ascending in work-item order).
     pub id: i64,
@@ -35,8 +35,23 @@ pub struct StoredPuzzle {
     pub repairs: u32,
     /// Generation time, microseconds.
     pub micros: u64,
-    /// Provisional level.
+    /// Level (`easy` .. `extreme`, or `unrated`); older files keep the level they were made with.
     pub level: String,
+    /// The grade beside the level; `None` in a file older than schema revision 3.
+    pub grade: Option<StoredGrade>,
+}
+
+/// The human-style grade stored beside a puzzle (schema revision 3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredGrade {
+    /// Continuous score (orders puzzles inside a level).
+    pub score: f64,
+    /// The hardest technique used, if any.
+    pub hardest: Option<String>,
+    /// Steps per technique, `name:count` joined by `;`, in ladder order.
+    pub techniques: String,
+    /// Was trial needed?
+    pub trial: bool,
 }
 
 /// Puzzles of one variant and size (or of one level of them).
@@ -58,6 +73,8 @@ pub struct VariantCount {
     pub cage_range: (u64, u64),
     /// Cages of each size over these puzzles: `(size, cages)`, ascending (per variant only).
     pub cage_sizes: Vec<(usize, u64)>,
+    /// Mean, least and greatest grade score (`None` in a file older than schema revision 3).
+    pub score: Option<(f64, f64, f64)>,
 }
 
 /// Aggregate figures of a database.
@@ -79,18 +96,34 @@ pub struct Summary {
     pub gen_micros: u64,
 }
 
-const SELECT_PUZZLES: &str =
-    "SELECT id, run, seed, idx, variant, size, box_rows, box_cols, regions,
-    givens, solution, cages, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level
-    FROM puzzles ORDER BY id";
+/// The columns `decode` reads, in order, before the grade's (table alias `p`).
+const BASE_COLUMNS: &str = "p.id, p.run, p.seed, p.idx, p.variant, p.size, p.box_rows, p.box_cols,
+    p.regions, p.givens, p.solution, p.cages, p.cage_sizes, p.nodes, p.guesses, p.solver_calls,
+    p.repairs, p.gen_micros, p.level";
+/// How many columns `decode` reads.
+pub(super) const DECODED_COLUMNS: usize = 23;
 
 impl Store {
+    /// The columns `decode` reads (table alias `p`): a file older than schema revision 3 has no
+    /// grade columns, and reads NULL for them.
+    pub(super) fn puzzle_columns(&self) -> Result<String, StoreError> {
+        let grade = match self.schema_version()? >= 3 {
+            true => "p.score, p.hardest, p.techniques, p.trial",
+            false => "NULL, NULL, NULL, NULL",
+        };
+        Ok(format!("{BASE_COLUMNS}, {grade}"))
+    }
+
     /// Call `f` on every puzzle in id order, one row in memory at a time.
     pub fn for_each_puzzle<E: From<StoreError>>(
         &self,
         mut f: impl FnMut(StoredPuzzle) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut stmt = self.conn.prepare(SELECT_PUZZLES).map_err(|e| self.err(e))?;
+        let sql = format!(
+            "SELECT {} FROM puzzles p ORDER BY p.id",
+            self.puzzle_columns()?
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             f(self.decode(row)?)?;
@@ -98,7 +131,22 @@ impl Store {
         Ok(())
     }
 
-    fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
+    /// The puzzle with this row id, if there is one.
+    pub fn puzzle_by_id(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM puzzles p WHERE p.id = ?1",
+            self.puzzle_columns()?
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([id]).map_err(|e| self.err(e))?;
+        match rows.next().map_err(|e| self.err(e))? {
+            Some(row) => Ok(Some(self.decode(row)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Decode a row selected with the columns of `puzzle_columns` (in that order).
+    pub(super) fn decode(&self, row: &Row) -> Result<StoredPuzzle, StoreError> {
         let get_err = |e| self.err(e);
         let id: i64 = row.get(0).map_err(get_err)?;
         let bad = |column, value: String| StoreError::BadRow {
@@ -149,6 +197,21 @@ impl Store {
             repairs: int(16)? as u32,
             micros: int(17)?,
             level: row.get(18).map_err(get_err)?,
+            grade: match row.get::<_, Option<f64>>(19).map_err(get_err)? {
+                None => None,
+                Some(score) => Some(StoredGrade {
+                    score,
+                    hardest: row.get(20).map_err(get_err)?,
+                    techniques: row
+                        .get::<_, Option<String>>(21)
+                        .map_err(get_err)?
+                        .unwrap_or_default(),
+                    trial: row
+                        .get::<_, Option<bool>>(22)
+                        .map_err(get_err)?
+                        .unwrap_or(false),
+                }),
+            },
         })
     }
 
@@ -184,9 +247,13 @@ impl Store {
         } else {
             ("NULL", "")
         };
+        let score = match self.schema_version()? >= 3 {
+            true => "avg(score), min(score), max(score)",
+            false => "NULL, NULL, NULL",
+        };
         let sql = format!(
             "SELECT variant, size, {level}, count(*), avg(givens_count), avg(cage_count),
-                    min(cage_count), max(cage_count)
+                    min(cage_count), max(cage_count), {score}
              FROM puzzles GROUP BY variant, size{group} ORDER BY variant, size{group}"
         );
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
@@ -201,6 +268,10 @@ impl Store {
                     cages_mean: r.get(5)?,
                     cage_range: (r.get::<_, i64>(6)? as u64, r.get::<_, i64>(7)? as u64),
                     cage_sizes: Vec::new(),
+                    score: match (r.get(8)?, r.get(9)?, r.get(10)?) {
+                        (Some(mean), Some(min), Some(max)) => Some((mean, min, max)),
+                        _ => None,
+                    },
                 })
             })
             .map_err(|e| self.err(e))?;

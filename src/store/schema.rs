@@ -3,7 +3,59 @@
 /// `PRAGMA application_id` of every sudoku-press database: the bytes `SPrs`.
 pub const APPLICATION_ID: i32 = 0x5350_7273;
 /// `PRAGMA user_version`: the schema revision this build reads and writes.
-pub const SCHEMA_VERSION: i32 = 1;
+///
+/// Revisions (each adds to the one before; none changes an existing table):
+/// - 1: `runs`, `puzzles`, `chunks`, view `puzzle_origin`.
+/// - 2: `issued`, the puzzles given out by the feed or a book (see [`UPGRADES`]).
+/// - 3: the human-style grade of every puzzle: `score`, `hardest`, `techniques`, `trial` (see
+///   [`ADD_GRADE`]); the rows of an older file are graded in the upgrade (`level` is rewritten).
+///
+/// A file of an older revision is read as it is and upgraded in place (in one transaction) the
+/// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
+/// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
+pub const SCHEMA_VERSION: i32 = 3;
+
+/// The oldest revision this build can still read (and upgrade when it writes).
+pub const OLDEST_READABLE: i32 = 1;
+
+/// Revision 2: puzzles issued by a feed or a book. A puzzle is issued at most once anywhere
+/// (`puzzle` is the key) and so is its canonical form (`canonical_key` UNIQUE, a copy of
+/// `puzzles.canonical_key`, so the rule survives a database rebuilt with other ids).
+/// `source` is `feed` or `book`; `channel` the feed's or the book's name; `date` the feed's day
+/// (`YYYY-MM-DD`, NULL for books); `slot` the feed slot (`killer-9-hard`) or the book section;
+/// `position` is the puzzle's place in its day or book, from 0; `number` is the feed's day number or the
+/// book's puzzle number.
+pub const CREATE_ISSUED: &str = "
+CREATE TABLE issued (
+    puzzle        INTEGER PRIMARY KEY REFERENCES puzzles (id),
+    canonical_key BLOB    NOT NULL UNIQUE,
+    source        TEXT    NOT NULL CHECK (source IN ('feed', 'book')),
+    channel       TEXT    NOT NULL,
+    date          TEXT,
+    slot          TEXT    NOT NULL,
+    position      INTEGER NOT NULL,
+    number        INTEGER NOT NULL,
+    issued_at     TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (channel, date, slot, position)
+);
+CREATE INDEX issued_by_date ON issued (channel, date);
+";
+
+/// Revision 3: the grade beside `puzzles.level` (`easy` .. `extreme`, or `unrated` when the
+/// grader could not decide). `score` orders puzzles (inside a level too), `hardest` names the
+/// hardest technique used, `techniques` counts the steps per technique (`name:count;...`, ladder
+/// order), `trial` is 1 when the logical path needed trial. NULL `score`: not graded yet (rows of
+/// an older file, graded when it is upgraded).
+pub const ADD_GRADE: &str = "
+ALTER TABLE puzzles ADD COLUMN score REAL;
+ALTER TABLE puzzles ADD COLUMN hardest TEXT;
+ALTER TABLE puzzles ADD COLUMN techniques TEXT;
+ALTER TABLE puzzles ADD COLUMN trial INTEGER;
+CREATE INDEX puzzles_by_level ON puzzles (variant, size, level, score);
+";
+
+/// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
+pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED), (2, ADD_GRADE)];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
 pub const CREATE: &str = "

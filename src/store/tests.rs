@@ -28,7 +28,7 @@ fn row(index: u64, key: &str) -> PuzzleRow {
         solver_calls: 2,
         repairs: 0,
         micros: 10,
-        level: "easy",
+        grade: GradeRow::from_grade(&crate::grader::grade(&puzzle)),
     };
     PuzzleRow::encode(index, "killer", &puzzle, &solution, &metrics, key)
 }
@@ -64,7 +64,7 @@ fn commit(
         rows,
         wall_micros: 5,
     };
-    store.commit_chunk(run, &chunk).unwrap()
+    store.commit_chunk(run, &chunk).unwrap().tally
 }
 
 fn indices(store: &Store) -> Vec<(i64, u64)> {
@@ -114,26 +114,39 @@ fn creates_recognizes_and_resumes() {
 }
 
 #[test]
-fn a_chunk_out_of_order_is_refused() {
+fn a_chunk_committed_by_another_writer_is_skipped_and_a_gap_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open_or_create(&dir.path().join("p.db")).unwrap();
     let run = store.begin_run(&new_run(Shard::default(), 10)).unwrap();
     commit(&mut store, &run, 0, 2, |i| Some(format!("k{i}")));
-    let chunk = Chunk {
-        first_pos: 0,
-        end_pos: 2,
-        rows: vec![Some(row(0, "x")), Some(row(1, "y"))],
+    let chunk = |first: u64, end: u64| Chunk {
+        first_pos: first,
+        end_pos: end,
+        rows: (first..end)
+            .map(|i| Some(row(i, &format!("k{i}"))))
+            .collect(),
         wall_micros: 0,
     };
+    // Positions 0..2 are already there (the same items): nothing more is written.
+    let done = store.commit_chunk(&run, &chunk(0, 2)).unwrap();
+    assert_eq!((done.tally.total(), done.next_pos), (0, 2));
+    // 1..4 overlaps: only 2..4 is committed.
+    let done = store.commit_chunk(&run, &chunk(1, 4)).unwrap();
+    assert_eq!((done.tally.stored, done.next_pos), (2, 4));
+    assert_eq!(
+        indices(&store).iter().map(|r| r.1).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
+    assert!(store.record_problems().unwrap().is_empty());
     assert!(matches!(
-        store.commit_chunk(&run, &chunk),
+        store.commit_chunk(&run, &chunk(6, 8)),
         Err(StoreError::Concurrent {
-            expected: 0,
-            found: 2,
+            expected: 6,
+            found: 4,
             ..
         })
     ));
-    assert_eq!(indices(&store).len(), 2);
+    assert_eq!(indices(&store).len(), 4);
 }
 
 #[test]

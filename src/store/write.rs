@@ -1,11 +1,11 @@
 //! Writing: runs, and chunks of puzzles committed in one transaction with their progress record.
 
-use super::{codec, Store, StoreError};
+use super::{codec, GradeRow, Store, StoreError};
 use crate::geometry::Regions;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::settings::Shard;
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
 /// The identity and settings of a run to start or continue.
 #[derive(Clone, Debug)]
@@ -78,8 +78,18 @@ impl ChunkTally {
     }
 }
 
+/// What committing a chunk did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// What became of the positions this call committed (none, when another process writing the
+    /// same run had committed them all).
+    pub tally: ChunkTally,
+    /// Positions `0..next_pos` of the run are committed now.
+    pub next_pos: u64,
+}
+
 /// One puzzle encoded for its row (built by the workers, so encoding runs in parallel).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PuzzleRow {
     index: u64,
     variant: &'static str,
@@ -97,12 +107,12 @@ pub struct PuzzleRow {
     solver_calls: u32,
     repairs: u32,
     micros: u64,
-    level: &'static str,
+    grade: GradeRow,
     canonical_key: [u8; 16],
 }
 
 /// The measurements stored beside a puzzle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RowMetrics {
     /// `sizes[k]`: cages of `k` cells.
     pub cage_sizes: Vec<u32>,
@@ -116,8 +126,8 @@ pub struct RowMetrics {
     pub repairs: u32,
     /// Generation time on one thread, microseconds.
     pub micros: u64,
-    /// Provisional difficulty level (`easy`, `medium`, `hard`, `expert`).
-    pub level: &'static str,
+    /// The human-style grade.
+    pub grade: GradeRow,
 }
 
 impl PuzzleRow {
@@ -153,7 +163,7 @@ impl PuzzleRow {
             solver_calls: metrics.solver_calls,
             repairs: metrics.repairs,
             micros: metrics.micros,
-            level: metrics.level,
+            grade: metrics.grade.clone(),
             canonical_key: codec::fingerprint(canonical_key.as_bytes()).to_be_bytes(),
         }
     }
@@ -175,17 +185,22 @@ pub struct Chunk {
 const INSERT_PUZZLE: &str =
     "INSERT INTO puzzles (run, seed, idx, variant, size, box_rows, box_cols,
     regions, givens, solution, cages, givens_count, cage_count, cage_sizes, nodes, guesses,
-    solver_calls, repairs, gen_micros, level, canonical_key)
+    solver_calls, repairs, gen_micros, level, canonical_key, score, hardest, techniques, trial)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21)
+    ?20, ?21, ?22, ?23, ?24, ?25)
     ON CONFLICT (canonical_key) DO NOTHING";
 
 impl Store {
     /// Find the run with this identity (continuing it, and raising its count if asked for more),
-    /// or record a new one.
+    /// or record a new one. Done under the write lock, so two processes starting the same run at
+    /// once find or create one row between them.
     pub fn begin_run(&mut self, run: &NewRun) -> Result<RunState, StoreError> {
-        let found: Option<(i64, i64)> = self
+        let path = self.path.clone();
+        let tx = self
             .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| super::classify(&path, e))?;
+        let found: Option<(i64, i64)> = tx
             .query_row(
                 "SELECT id, count FROM runs WHERE settings_hash = ?1 AND seed = ?2
                  AND generator_version = ?3 AND shard_index = ?4 AND shard_count = ?5",
@@ -199,37 +214,36 @@ impl Store {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
-            .map_err(|e| self.err(e))?;
+            .map_err(|e| super::classify(&path, e))?;
         let id = match found {
             Some((id, count)) if count as u64 >= run.count => id,
             Some((id, _)) => {
-                self.conn
-                    .execute(
-                        "UPDATE runs SET count = ?1, settings = ?2 WHERE id = ?3",
-                        params![run.count as i64, run.settings_toml, id],
-                    )
-                    .map_err(|e| self.err(e))?;
+                tx.execute(
+                    "UPDATE runs SET count = ?1, settings = ?2 WHERE id = ?3",
+                    params![run.count as i64, run.settings_toml, id],
+                )
+                .map_err(|e| super::classify(&path, e))?;
                 id
             }
             None => {
-                self.conn
-                    .execute(
-                        "INSERT INTO runs (seed, settings_hash, settings, generator_version, count,
+                tx.execute(
+                    "INSERT INTO runs (seed, settings_hash, settings, generator_version, count,
                          shard_index, shard_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        params![
-                            run.seed as i64,
-                            run.settings_hash,
-                            run.settings_toml,
-                            run.generator_version,
-                            run.count as i64,
-                            run.shard.index(),
-                            run.shard.count()
-                        ],
-                    )
-                    .map_err(|e| self.err(e))?;
-                self.conn.last_insert_rowid()
+                    params![
+                        run.seed as i64,
+                        run.settings_hash,
+                        run.settings_toml,
+                        run.generator_version,
+                        run.count as i64,
+                        run.shard.index(),
+                        run.shard.count()
+                    ],
+                )
+                .map_err(|e| super::classify(&path, e))?;
+                tx.last_insert_rowid()
             }
         };
+        tx.commit().map_err(|e| super::classify(&path, e))?;
         self.run_state(id)
     }
 
@@ -290,28 +304,39 @@ impl Store {
 
     /// Commit a chunk of run `run` and its progress record in one transaction. Puzzles whose
     /// canonical key is already stored are skipped and counted, in position order.
-    pub fn commit_chunk(
-        &mut self,
-        run: &RunState,
-        chunk: &Chunk,
-    ) -> Result<ChunkTally, StoreError> {
+    ///
+    /// The write lock is taken first (`BEGIN IMMEDIATE`), so writers of other runs wait their
+    /// turn. When another process writing the same run has already committed some or all of the
+    /// chunk's positions (its content is the same, item by item), only the rest is committed;
+    /// `Committed::next_pos` says where the run stands afterwards.
+    pub fn commit_chunk(&mut self, run: &RunState, chunk: &Chunk) -> Result<Committed, StoreError> {
         let path = self.path.clone();
         let fail = |e| super::classify(&path, e);
-        let tx = self.conn.transaction().map_err(fail)?;
-        let next: i64 = tx
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let next = tx
             .query_row(
                 "SELECT coalesce(max(end_pos), 0) FROM chunks WHERE run = ?1",
                 [run.id],
-                |r| r.get(0),
+                |r| r.get::<_, i64>(0),
             )
-            .map_err(fail)?;
-        if next as u64 != chunk.first_pos {
+            .map_err(fail)? as u64;
+        if next < chunk.first_pos {
             return Err(StoreError::Concurrent {
                 path: path.clone(),
                 expected: chunk.first_pos,
-                found: next as u64,
+                found: next,
             });
         }
+        if next >= chunk.end_pos {
+            return Ok(Committed {
+                tally: ChunkTally::default(),
+                next_pos: next,
+            });
+        }
+        let skip = (next - chunk.first_pos) as usize;
         let mut tally = ChunkTally::default();
         let seed: i64 = tx
             .query_row("SELECT seed FROM runs WHERE id = ?1", [run.id], |r| {
@@ -320,7 +345,7 @@ impl Store {
             .map_err(fail)?;
         {
             let mut insert = tx.prepare_cached(INSERT_PUZZLE).map_err(fail)?;
-            for row in &chunk.rows {
+            for row in chunk.rows.iter().skip(skip) {
                 let Some(p) = row else {
                     tally.rejected += 1;
                     continue;
@@ -346,8 +371,12 @@ impl Store {
                         p.solver_calls,
                         p.repairs,
                         p.micros as i64,
-                        p.level,
+                        p.grade.level,
                         &p.canonical_key[..],
+                        p.grade.score,
+                        p.grade.hardest,
+                        p.grade.techniques,
+                        p.grade.trial,
                     ])
                     .map_err(fail)?;
                 if inserted == 1 {
@@ -362,7 +391,7 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 run.id,
-                chunk.first_pos as i64,
+                next as i64,
                 chunk.end_pos as i64,
                 tally.stored as i64,
                 tally.duplicates as i64,
@@ -372,6 +401,9 @@ impl Store {
         )
         .map_err(fail)?;
         tx.commit().map_err(fail)?;
-        Ok(tally)
+        Ok(Committed {
+            tally,
+            next_pos: chunk.end_pos,
+        })
     }
 }

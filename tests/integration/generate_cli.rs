@@ -326,7 +326,7 @@ fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
         d,
         &["export", "--db", "p.db", "--format", "csv", "-o", "./p.db"],
     );
-    assert!(err.contains("database itself"), "{err}");
+    assert!(err.contains("is the same file as"), "{err}");
     assert_eq!(export(d, "p.db", "jsonl"), stdout);
     let dash = sp(
         d,

@@ -1,7 +1,11 @@
 //! The one integration test binary: runs the real CLI in temp directories, and the data-set checks.
 
+mod book_cli;
 mod common;
 mod data_sets;
+mod export_links_cli;
+mod feed_cli;
 mod generate_cli;
 mod grader_soundness;
+mod robustness;
 mod solve_cli;

@@ -74,6 +74,37 @@ struct Graph {
     strong: Vec<Vec<(usize, Via)>>,
     peers: Vec<CellSet>,
     digit_cells: Vec<CellSet>,
+    /// For a cell of a cage with two empty cells left: the other cell, the two cells' sum, and
+    /// the cage (digits that do not add up to it cannot both be true: a weak link).
+    pair: Vec<Option<(Cell, u16, usize)>>,
+}
+
+/// The two-empty-cell cages of the board, per cell.
+fn cage_pairs(board: &Board) -> Vec<Option<(Cell, u16, usize)>> {
+    let mut pair = vec![None; board.geometry().cell_count()];
+    for (k, cage) in board.puzzle().cages().iter().enumerate() {
+        let open: Vec<Cell> = cage
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| board.is_empty(c))
+            .collect();
+        if open.len() != 2 {
+            continue;
+        }
+        let placed: u16 = cage
+            .cells
+            .iter()
+            .filter_map(|&c| board.placed(c))
+            .map(|d| u16::from(d.get()))
+            .sum();
+        let Some(rest) = cage.sum.checked_sub(placed) else {
+            continue;
+        };
+        pair[open[0].as_index()] = Some((open[1], rest, k));
+        pair[open[1].as_index()] = Some((open[0], rest, k));
+    }
+    pair
 }
 
 fn build(board: &Board, mode: Mode) -> Graph {
@@ -106,10 +137,16 @@ fn build(board: &Board, mode: Mode) -> Graph {
         }
     }
     let peers = super::peer_table(board);
+    let pair = if mode == Mode::Aic {
+        cage_pairs(board)
+    } else {
+        Vec::new()
+    };
     Graph {
         strong,
         peers,
         digit_cells,
+        pair,
     }
 }
 
@@ -159,6 +196,7 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
     let mut seen_at = vec![usize::MAX; total * 2];
     let mut best: Option<(usize, Vec<usize>, Marks, Marks)> = None;
     let mut queue = Vec::new();
+    let mut next: Vec<usize> = Vec::new();
     for start in 0..total {
         if graph.strong[start].is_empty() {
             continue;
@@ -182,7 +220,7 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
             }
             let n = state / 2;
             let is_true = state % 2 == 1;
-            let mut next: Vec<usize> = Vec::new();
+            next.clear();
             if !is_true {
                 next.extend(graph.strong[n].iter().map(|&(m, _)| m * 2 + 1));
             } else {
@@ -199,16 +237,24 @@ pub(crate) fn search(board: &Board, mode: Mode) -> Option<Step> {
                         next.push(node(p, d) * 2);
                     }
                 }
-                // Other digits of the same cell.
+                // Other digits of the same cell, and in a two-cell cage the partner digits that
+                // miss the sum.
                 if mode == Mode::Aic {
                     for e in board.candidates(c).iter() {
                         if e != d {
                             next.push(node(c, e) * 2);
                         }
                     }
+                    if let Some((o, sum, _)) = graph.pair[c.as_index()] {
+                        for w in board.candidates(o).iter() {
+                            if w != d && u16::from(d.get() + w.get()) != sum {
+                                next.push(node(o, w) * 2);
+                            }
+                        }
+                    }
                 }
             }
-            for s in next {
+            for &s in &next {
                 if seen_at[s] == start {
                     continue;
                 }
@@ -277,6 +323,11 @@ fn chain_step(
                 }
                 _ => text.push_str(" = "),
             }
+        } else if cell_of(w[0]) != cell_of(w[1]) && digit_of(w[0]) != digit_of(w[1]) {
+            // A weak link through the sum of a two-cell cage.
+            let k = graph.pair[cell_of(w[0]).as_index()].map_or(0, |(_, _, k)| k);
+            text.push_str(&format!(" -[{}]- ", cage_name(board, k)));
+            cages.push(k);
         } else {
             text.push_str(" - ");
         }
@@ -360,6 +411,29 @@ mod tests {
         assert_eq!(
             step.reason,
             "Alternating inference chain: (1)r1c1 = (2)r1c1 - (2)r1c5 = (2)r7c5 - (1)r7c5 = (1)r7c1; (1)r1c1 or (1)r7c1 is true"
+        );
+    }
+
+    #[test]
+    fn aic_through_the_sum_of_a_two_cell_cage() {
+        // 10(2) at r5c1, r6c1: r5c1 {3,6}, r6c1 {4,7}, so 6 in r5c1 rules out 7 in r6c1.
+        let p = killer(9, &[(10, &[(5, 1), (6, 1)])]);
+        let mut b = board(&p);
+        set(&mut b, 5, 1, &[3, 6]);
+        set(&mut b, 6, 1, &[4, 7]);
+        set(&mut b, 5, 9, &[3, 7]);
+        only_in_row(&mut b, 7, 6, &[1, 9]);
+        assert!(find_xy_chain(&b).is_none());
+        let step = find_aic(&b).unwrap();
+        // (3)r5c1 = (6)r5c1 -cage- (7)r6c1 = (7)r6c9 - (7)r5c9 = (3)r5c9: row 5 loses 3.
+        let want: Vec<_> = (2..=8).map(|c| (5, c)).collect();
+        assert_eq!(step.eliminations, cells_digit(&b, &want, 3));
+        assert_eq!(step.cages, vec![0]);
+        assert!(
+            step.reason
+                .contains("(6)r5c1 -[the 10(2) cage at r5c1]- (7)r6c1"),
+            "{}",
+            step.reason
         );
     }
 }

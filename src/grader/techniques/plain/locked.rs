@@ -1,24 +1,30 @@
 //! Locked candidates: pointing (a region's places for a digit lie in one line) and claiming (a
 //! line's places lie in one region). Regions may be jigsaw pieces: any region/line pair counts.
 
-use super::{digits, house_kind, house_name, houses, HouseKind};
+use super::{digits, house_kind, house_name, houses, planes, HouseKind};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
 
 /// Pointing first (regions against lines), then claiming (lines against regions).
 pub fn find_locked_candidates(board: &Board) -> Option<Step> {
+    let planes = planes(board);
     for pointing in [true, false] {
         for digit in digits(board) {
+            let plane = &planes[digit.as_index()];
             for a in houses(board) {
                 let a_is_region = house_kind(board, a) == HouseKind::Region;
                 if a_is_region != pointing {
                     continue;
                 }
-                let places = board.places_for(a, digit);
+                let places = board.house_set(a).intersection(plane);
                 if places.len() < 2 {
                     continue;
                 }
-                for b in houses(board) {
+                // Only a house of one of the places can hold them all.
+                let first = places.iter().next().unwrap();
+                let mut others = board.geometry().houses_of(first);
+                others.sort();
+                for b in others {
                     let b_is_region = house_kind(board, b) == HouseKind::Region;
                     if b_is_region == a_is_region {
                         continue;
@@ -26,7 +32,10 @@ pub fn find_locked_candidates(board: &Board) -> Option<Step> {
                     if !places.difference(board.house_set(b)).is_empty() {
                         continue;
                     }
-                    let removed = board.places_for(b, digit).difference(board.house_set(a));
+                    let removed = board
+                        .house_set(b)
+                        .intersection(plane)
+                        .difference(board.house_set(a));
                     if removed.is_empty() {
                         continue;
                     }

@@ -74,7 +74,7 @@ pub(crate) fn houses(board: &Board) -> impl Iterator<Item = House> {
 
 /// Is the cell still empty?
 pub(crate) fn is_open(board: &Board, cell: Cell) -> bool {
-    board.placed(cell).is_none()
+    board.is_empty(cell)
 }
 
 /// The empty cells of the board, in index order.
@@ -93,14 +93,7 @@ pub(crate) fn open_in(board: &Board, house: House) -> Vec<Cell> {
 
 /// Can two different cells not hold the same digit (one house, or one cage)?
 pub(crate) fn sees(board: &Board, a: Cell, b: Cell) -> bool {
-    if a == b {
-        return false;
-    }
-    let g = board.geometry();
-    g.row(a) == g.row(b)
-        || g.col(a) == g.col(b)
-        || g.region(a) == g.region(b)
-        || matches!((board.cage_of(a), board.cage_of(b)), (Some(x), Some(y)) if x == y)
+    board.sees(a, b)
 }
 
 /// The digits of an N x N board.
@@ -266,8 +259,9 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
             links.push(StrongLink { a, b, via });
         }
     };
+    let plane = digit_cells(board, digit);
     for h in houses(board) {
-        let places = board.places_for(h, digit);
+        let places = board.house_set(h).intersection(&plane);
         if places.len() == 2 {
             let mut it = places.iter();
             let (a, b) = (it.next().unwrap(), it.next().unwrap());
@@ -322,6 +316,24 @@ pub(crate) fn seeing_all(
                 && board.candidates(c).contains(digit)
                 && cells.iter().all(|&x| sees(board, c, x))
         })
+        .collect()
+}
+
+/// Empty cells holding each digit (index `digit - 1`): `house_set ∩ plane` is a house's places.
+pub(crate) fn planes(board: &Board) -> Vec<CellSet> {
+    let mut planes = vec![CellSet::EMPTY; board.size()];
+    for c in open_cells(board) {
+        for d in board.candidates(c).iter() {
+            planes[d.as_index()].insert(c);
+        }
+    }
+    planes
+}
+
+/// Empty cells holding any digit of `set`.
+pub(crate) fn digit_cells_any(board: &Board, set: DigitSet) -> CellSet {
+    open_cells(board)
+        .filter(|&c| !board.candidates(c).intersection(set).is_empty())
         .collect()
 }
 
@@ -382,3 +394,52 @@ pub(crate) fn for_each_subset<T>(
 
 #[cfg(test)]
 pub(crate) mod test_util;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_in_lexicographic_order() {
+        let mut seen = Vec::new();
+        let none: Option<()> = for_each_subset(5, 3, &mut |idx| {
+            seen.push(idx.to_vec());
+            None
+        });
+        assert!(none.is_none());
+        assert_eq!(seen.len(), 10);
+        assert_eq!(seen[0], vec![0, 1, 2]);
+        assert_eq!(seen[9], vec![2, 3, 4]);
+        assert!(seen.windows(2).all(|w| w[0] < w[1]));
+        let mut count = 0;
+        for_each_subset::<()>(4, 4, &mut |_| {
+            count += 1;
+            None
+        });
+        assert_eq!(count, 1);
+        assert_eq!(
+            for_each_subset(3, 2, &mut |idx| (idx == [0, 2]).then_some(7)),
+            Some(7)
+        );
+        assert!(for_each_subset::<()>(2, 3, &mut |_| panic!("no subset")).is_none());
+    }
+
+    #[test]
+    fn cage_must_and_strong_links_from_a_cage() {
+        use test_util::*;
+        // 7(3) = {1,2,4}: every combination holds 1, 2 and 4.
+        let p = killer(9, &[(7, &[(5, 5), (5, 6), (6, 5)])]);
+        let mut b = board(&p);
+        assert_eq!(digit_list(cage_must(&b, 0)), "1/2/4");
+        assert!(!strong_links(&b, d(4))
+            .iter()
+            .any(|l| l.via == LinkVia::Cage(0)));
+        b.eliminate(at(&b, 5, 5), d(4));
+        let links = strong_links(&b, d(4));
+        let cage_link = links.iter().find(|l| l.via == LinkVia::Cage(0)).unwrap();
+        assert_eq!((cage_link.a, cage_link.b), (at(&b, 5, 6), at(&b, 6, 5)));
+        // A cage that cannot reach its sum has no live combination.
+        set(&mut b, 5, 5, &[9]);
+        assert_eq!(cage_live(&b, 0), None);
+    }
+}

@@ -10,13 +10,14 @@ use super::{
     Board, HouseKind, LinkVia, StrongLink,
 };
 use crate::bitset::CellSet;
-use crate::geometry::{Cell, Digit};
+use crate::geometry::Cell;
 use crate::grader::step::{Step, Technique};
 
-/// Strong links of a digit in one kind of line.
-fn line_links(board: &Board, digit: Digit, kind: HouseKind) -> Vec<StrongLink> {
-    strong_links(board, digit)
-        .into_iter()
+/// The strong links of one kind of line among `links`.
+fn line_links(board: &Board, links: &[StrongLink], kind: HouseKind) -> Vec<StrongLink> {
+    links
+        .iter()
+        .copied()
         .filter(|l| matches!(l.via, LinkVia::House(h) if house_kind(board, h) == kind))
         .collect()
 }
@@ -31,8 +32,9 @@ fn ends(l: &StrongLink) -> [(Cell, Cell); 2] {
 pub fn find_skyscraper(board: &Board) -> Option<Step> {
     let g = board.geometry();
     for digit in digits(board) {
+        let all = strong_links(board, digit);
         for kind in [HouseKind::Row, HouseKind::Column] {
-            let links = line_links(board, digit, kind);
+            let links = line_links(board, &all, kind);
             let across = |c: Cell| match kind {
                 HouseKind::Row => g.col(c),
                 _ => g.row(c),
@@ -90,8 +92,9 @@ fn via(board: &Board, l: &StrongLink) -> String {
 pub fn find_two_string_kite(board: &Board) -> Option<Step> {
     let g = board.geometry();
     for digit in digits(board) {
-        let rows = line_links(board, digit, HouseKind::Row);
-        let cols = line_links(board, digit, HouseKind::Column);
+        let all = strong_links(board, digit);
+        let rows = line_links(board, &all, HouseKind::Row);
+        let cols = line_links(board, &all, HouseKind::Column);
         for r in &rows {
             for c in &cols {
                 for (near_r, far_r) in ends(r) {

@@ -1,93 +1,24 @@
-//! Soundness of every plain finder: on generated puzzles with known solutions, a small driver
-//! applies singles, set-level cage combinations and the plain finders until stuck, and checks
-//! that no step removes the true digit or places a wrong one, and that every step makes progress.
+//! Soundness of every plain finder: on generated and published puzzles with known solutions, a
+//! small driver applies the grader's ladder (singles, cage logic) and then the plain finders until
+//! stuck, and checks that no step removes the true digit or places a wrong one, and that every
+//! step makes progress.
 
 use super::FINDERS;
-use crate::bitset::DigitSet;
-use crate::geometry::{Cell, Digit, Geometry, House};
+use crate::geometry::Geometry;
 use crate::grader::state::Board;
-use crate::grader::step::{Step, Technique};
+use crate::grader::step::{Step, Technique, Tier};
+use crate::grader::techniques::{Context, LADDER};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::solver::combos::Combos;
 use std::collections::BTreeMap;
 
-/// A naked or hidden single, or the last cell of a cage (checked like every other step).
-fn single(board: &Board) -> Option<(Cell, Digit)> {
-    let g = board.geometry();
-    for c in g.cells() {
-        if board.placed(c).is_none() && board.candidates(c).len() == 1 {
-            return Some((c, board.candidates(c).first().unwrap()));
-        }
-    }
-    for h in 0..g.house_count() {
-        let h = House::new(h as u8);
-        for d in 1..=board.size() as u8 {
-            let d = Digit::new(d);
-            let places = board.places_for(h, d);
-            if places.len() == 1 {
-                return places.iter().next().map(|c| (c, d));
-            }
-        }
-    }
-    None
-}
-
-/// Digits outside every live combination of a cage (set level), as eliminations.
-fn cage_combinations(board: &Board) -> Vec<(Cell, Digit)> {
-    let table = Combos::of(board.size());
-    let mut out = Vec::new();
-    for cage in board.puzzle().cages() {
-        let mut placed = DigitSet::EMPTY;
-        let mut sum = 0u16;
-        let open: Vec<Cell> = cage
-            .cells
-            .iter()
-            .copied()
-            .filter(|&c| match board.placed(c) {
-                Some(d) => {
-                    placed.insert(d);
-                    sum += u16::from(d.get());
-                    false
-                }
-                None => true,
-            })
-            .collect();
-        if open.is_empty() || sum > cage.sum {
-            continue;
-        }
-        let union = open
-            .iter()
-            .fold(DigitSet::EMPTY, |u, &c| u.union(board.candidates(c)));
-        let mut may = DigitSet::EMPTY;
-        for &m in table.get(open.len(), usize::from(cage.sum - sum)) {
-            let m = DigitSet::from_bits(m);
-            if m.intersection(placed).is_empty()
-                && m.difference(union).is_empty()
-                && open
-                    .iter()
-                    .all(|&c| !board.candidates(c).intersection(m).is_empty())
-            {
-                may = may.union(m);
-            }
-        }
-        for &c in &open {
-            for d in board.candidates(c).difference(may).iter() {
-                out.push((c, d));
-            }
-        }
-        if !out.is_empty() {
-            return out;
-        }
-    }
-    out
-}
-
-fn check(step: &Step, board: &Board, solution: &Grid, puzzle: &Puzzle) {
+/// Every step must be sound; a plain step (`fresh`) must also remove only live candidates (the
+/// ladder's batch steps may overlap one another).
+fn check(step: &Step, board: &Board, solution: &Grid, puzzle: &Puzzle, fresh: bool) {
     assert!(step.is_progress(), "{:?} made no progress", step.technique);
     for &(c, d) in &step.eliminations {
         assert!(
-            board.placed(c).is_none() && board.candidates(c).contains(d),
+            !fresh || (board.placed(c).is_none() && board.candidates(c).contains(d)),
             "{:?} removes {} from {:?}, which is not a candidate: {}",
             step.technique,
             d.get(),
@@ -116,44 +47,95 @@ fn check(step: &Step, board: &Board, solution: &Grid, puzzle: &Puzzle) {
     }
 }
 
-/// Solve as far as singles, cage combinations and the plain finders go; count steps per technique.
-fn drive(puzzle: &Puzzle, solution: &Grid, counts: &mut BTreeMap<Technique, usize>) -> bool {
+/// Where the plain finders sit in the driver's ladder.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Order {
+    /// After every cage technique (as in the grader): plain steps where cage logic is stuck.
+    Last,
+    /// Right after the easy rungs (singles, first cage facts): plain steps on killer boards that
+    /// cage logic would have cleared, for more varied positions.
+    Early,
+}
+
+/// Solve as far as the grader's ladder (singles and cage logic) and the plain finders go, each
+/// step checked against the solution; count plain steps per technique.
+fn drive(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    order: Order,
+    counts: &mut BTreeMap<Technique, usize>,
+) -> bool {
     let mut board = Board::new(puzzle);
+    let mut ctx = Context::new(puzzle);
+    let mut found = Vec::new();
+    let cage_rungs: Vec<_> = LADDER
+        .iter()
+        .filter(|r| !FINDERS.iter().any(|(t, _)| *t == r.technique))
+        .collect();
+    let split = match order {
+        Order::Last => cage_rungs.len(),
+        Order::Early => cage_rungs
+            .iter()
+            .position(|r| r.tier > Tier::Easy)
+            .unwrap_or(cage_rungs.len()),
+    };
     'outer: for _ in 0..10_000 {
         if board.is_solved() {
             return true;
         }
-        if let Some((c, d)) = single(&board) {
-            assert_eq!(
-                solution.get(c),
-                Some(d),
-                "a single went wrong: the board was broken"
-            );
-            board.place(c, d);
-            continue;
-        }
-        let cage = cage_combinations(&board);
-        if !cage.is_empty() {
-            for (c, d) in cage {
-                assert_ne!(solution.get(c), Some(d), "cage combinations went wrong");
-                board.eliminate(c, d);
-            }
-            continue;
-        }
-        for (technique, finder) in FINDERS {
-            if let Some(step) = finder(&board) {
-                assert_eq!(step.technique, *technique);
-                check(&step, &board, solution, puzzle);
-                *counts.entry(step.technique).or_default() += 1;
-                board
-                    .apply(&step)
-                    .expect("a sound step keeps the board consistent");
+        for (i, rung) in cage_rungs.iter().enumerate() {
+            if i == split && plain_step(&mut board, solution, puzzle, counts) {
                 continue 'outer;
             }
+            found.clear();
+            rung.find(&mut ctx, &board, &mut found);
+            if !found.is_empty() {
+                for step in found.drain(..) {
+                    check(&step, &board, solution, puzzle, false);
+                    board
+                        .apply(&step)
+                        .expect("a sound step keeps the board consistent");
+                }
+                continue 'outer;
+            }
+        }
+        if split == cage_rungs.len() && plain_step(&mut board, solution, puzzle, counts) {
+            continue 'outer;
         }
         return false;
     }
     false
+}
+
+/// The first plain step, checked and applied; false when no finder sees one.
+fn plain_step(
+    board: &mut Board,
+    solution: &Grid,
+    puzzle: &Puzzle,
+    counts: &mut BTreeMap<Technique, usize>,
+) -> bool {
+    for (technique, finder) in FINDERS {
+        if let Some(step) = finder(board) {
+            assert_eq!(step.technique, *technique);
+            check(&step, board, solution, puzzle, true);
+            *counts.entry(step.technique).or_default() += 1;
+            board
+                .apply(&step)
+                .expect("a sound step keeps the board consistent");
+            return true;
+        }
+    }
+    false
+}
+
+/// 10 with `PLAIN_SOUNDNESS_ALL` set (a long run over ten times the generated puzzles and every
+/// puzzle of the shared sets), else 1.
+fn scale() -> usize {
+    if std::env::var_os("PLAIN_SOUNDNESS_ALL").is_some() {
+        10
+    } else {
+        1
+    }
 }
 
 fn generated(
@@ -176,15 +158,32 @@ fn generated(
         .collect()
 }
 
+/// Drive every item with the plain finders last, then (killers) early; plain step counts.
 fn run(label: &str, items: &[(Puzzle, Grid)]) -> BTreeMap<Technique, usize> {
     let mut counts = BTreeMap::new();
-    let mut solved = 0;
-    for (puzzle, solution) in items {
-        if drive(puzzle, solution, &mut counts) {
-            solved += 1;
+    for order in [Order::Last, Order::Early] {
+        let mut solved = 0;
+        let mut these = BTreeMap::new();
+        let killers: Vec<_> = items
+            .iter()
+            .filter(|(p, _)| order == Order::Last || p.is_killer())
+            .collect();
+        if killers.is_empty() {
+            continue;
+        }
+        for (puzzle, solution) in &killers {
+            if drive(puzzle, solution, order, &mut these) {
+                solved += 1;
+            }
+        }
+        println!(
+            "{label}, plain finders {order:?}: {solved}/{} solved, plain steps {these:?}",
+            killers.len()
+        );
+        for (t, n) in these {
+            *counts.entry(t).or_default() += n;
         }
     }
-    println!("{label}: {solved}/{} solved, steps {counts:?}", items.len());
     counts
 }
 
@@ -198,7 +197,7 @@ fn plain_finders_are_sound_on_classic_puzzles() {
         (Variant::Classic, 6, 20),
         (Variant::Jigsaw, 9, 10),
     ] {
-        let items = generated(variant, size, count, 11);
+        let items = generated(variant, size, count * scale() as u64, 11);
         for (t, n) in run(&format!("{variant:?} {size}"), &items) {
             *total.entry(t).or_default() += n;
         }
@@ -216,7 +215,7 @@ fn plain_finders_are_sound_on_killers() {
         (Variant::Killer, 6, 10),
         (Variant::KillerJigsaw, 9, 5),
     ] {
-        let items = generated(variant, size, count, 12);
+        let items = generated(variant, size, count * scale() as u64, 12);
         for (t, n) in run(&format!("{variant:?} {size}"), &items) {
             *total.entry(t).or_default() += n;
         }
@@ -230,7 +229,8 @@ fn plain_finders_are_sound_on_random_partial_killers() {
     use rand::SeedableRng;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
     let mut items = Vec::new();
-    for (size, count) in [(9, 150), (6, 50), (8, 30), (12, 10)] {
+    for (size, count) in [(9, 150), (6, 50), (8, 30), (12, 10), (16, 4)] {
+        let count = count * scale();
         let g = Geometry::standard(size).unwrap();
         for _ in 0..count {
             let solution = random_solution(&g, &mut rng);
@@ -240,4 +240,61 @@ fn plain_finders_are_sound_on_random_partial_killers() {
     }
     let counts = run("random partial killers", &items);
     assert!(!counts.is_empty());
+}
+
+/// `../shared/data` (or `SUDOKU_PRESS_DATA`), if present.
+fn shared_data() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("SUDOKU_PRESS_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        });
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: ../shared/data is absent");
+        None
+    }
+}
+
+/// Puzzles of a data file with their solutions (stored, or found by the solver).
+fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
+    use crate::format::Reader;
+    let Ok(file) = std::fs::File::open(path) else {
+        eprintln!("skipping: {} is absent", path.display());
+        return Vec::new();
+    };
+    let reader = Reader::new(std::io::BufReader::new(file), None).expect("a readable data file");
+    reader
+        .map(|entry| {
+            let entry = entry.expect("a valid puzzle");
+            let solution = entry.solution.unwrap_or_else(|| {
+                let report = crate::solver::solve(&entry.puzzle, 2);
+                assert_eq!(report.solutions.len(), 1, "line {}: not unique", entry.line);
+                report.solutions[0].clone()
+            });
+            (entry.puzzle, solution)
+        })
+        .collect()
+}
+
+#[test]
+fn plain_finders_are_sound_on_the_shared_data_sets() {
+    let Some(data) = shared_data() else { return };
+    // Every puzzle of the small sets, every fourth of the large ones (the full sets take half a
+    // minute: run them by setting PLAIN_SOUNDNESS_ALL=1).
+    let all = std::env::var_os("PLAIN_SOUNDNESS_ALL").is_some();
+    for (file, step) in [
+        ("sudoku/top1465.txt", 4),
+        ("killer/solo_small.jsonl", 1),
+        ("killer/solo_levels.jsonl", 1),
+        ("killer/krazydad_vol1.jsonl", 4),
+        ("killer/hard_killers.jsonl", 1),
+    ] {
+        let items: Vec<_> = data_set(&data.join(file))
+            .into_iter()
+            .step_by(if all { 1 } else { step })
+            .collect();
+        run(file, &items);
+    }
 }

@@ -5,8 +5,7 @@
 //! Hidden: k digits whose places in a house are the same k cells fill those cells, so the cells
 //! lose every other digit.
 
-use super::{digit_list, digits, for_each_subset, house_name, houses, names, open_in, sees};
-use super::{open_cells, Board};
+use super::{digit_list, digits, for_each_subset, house_name, houses, names, open_in, Board};
 use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Digit};
 use crate::grader::step::{Step, Technique};
@@ -50,21 +49,31 @@ fn kind_name(k: usize) -> &'static str {
 }
 
 fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
+    let mut peers: Option<Vec<crate::bitset::CellSet>> = None;
     for house in houses(board) {
         let cells: Vec<Cell> = open_in(board, house)
             .into_iter()
             .filter(|&c| (2..=k as u32).contains(&board.candidates(c).len()))
             .collect();
+        if cells.len() < k {
+            continue;
+        }
+        let peers = peers.get_or_insert_with(|| super::peer_table(board));
         let found = for_each_subset(cells.len(), k, &mut |idx| {
-            let subset: Vec<Cell> = idx.iter().map(|&i| cells[i]).collect();
-            let union = subset
+            let union = idx
                 .iter()
-                .fold(DigitSet::EMPTY, |u, &c| u.union(board.candidates(c)));
+                .fold(DigitSet::EMPTY, |u, &i| u.union(board.candidates(cells[i])));
             if union.len() as usize != k {
                 return None;
             }
-            let eliminations: Vec<(Cell, Digit)> = open_cells(board)
-                .filter(|c| !subset.contains(c) && subset.iter().all(|&x| sees(board, *c, x)))
+            let subset: Vec<Cell> = idx.iter().map(|&i| cells[i]).collect();
+            let seen = subset
+                .iter()
+                .fold(super::digit_cells_any(board, union), |acc, &x| {
+                    acc.intersection(&peers[x.as_index()])
+                });
+            let eliminations: Vec<(Cell, Digit)> = seen
+                .iter()
                 .flat_map(|c| {
                     board
                         .candidates(c)
@@ -97,13 +106,19 @@ fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
 }
 
 fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
+    let planes = super::planes(board);
     for house in houses(board) {
         let open = open_in(board, house);
         if open.len() <= k {
             continue;
         }
         let candidates: Vec<(Digit, crate::bitset::CellSet)> = digits(board)
-            .map(|d| (d, board.places_for(house, d)))
+            .map(|d| {
+                (
+                    d,
+                    board.house_set(house).intersection(&planes[d.as_index()]),
+                )
+            })
             .filter(|(_, p)| (2..=k).contains(&p.len()))
             .collect();
         let found = for_each_subset(candidates.len(), k, &mut |idx| {

@@ -114,6 +114,7 @@ pub fn find_xyz_wing(board: &Board) -> Option<Step> {
 /// W-wing: two {x,y} cells that do not see each other, each seen by one end of a strong link on x.
 pub fn find_w_wing(board: &Board) -> Option<Step> {
     let cells = bivalue(board);
+    let mut links: Vec<Option<Vec<super::StrongLink>>> = vec![None; board.size()];
     for (i, &a) in cells.iter().enumerate() {
         for &b in &cells[i + 1..] {
             let pair = board.candidates(a);
@@ -125,7 +126,8 @@ pub fn find_w_wing(board: &Board) -> Option<Step> {
                     .difference(crate::bitset::DigitSet::single(x))
                     .first()
                     .unwrap();
-                for link in strong_links(board, x) {
+                let of_x = links[x.as_index()].get_or_insert_with(|| strong_links(board, x));
+                for &link in of_x.iter() {
                     for (e1, e2) in [(link.a, link.b), (link.b, link.a)] {
                         if [a, b].contains(&e1)
                             || [a, b].contains(&e2)

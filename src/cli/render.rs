@@ -1,0 +1,80 @@
+//! `sudoku-press render`: one SVG per puzzle (and per solution) for web pages, drawn by the same
+//! code as the books.
+
+use super::book::{check_output, write_atomic};
+use anyhow::{bail, Context};
+use std::path::PathBuf;
+use sudoku_press::render::{puzzle_picture, write_svg};
+use sudoku_press::store::Store;
+
+/// Flags of `render`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The database to read.
+    #[arg(long, default_value = "output/puzzles.db")]
+    db: PathBuf,
+    /// Output format (svg).
+    #[arg(long, value_parser = ["svg"], default_value = "svg")]
+    format: String,
+    /// Also write each solution as ID-solution.svg.
+    #[arg(long)]
+    solution: bool,
+    /// Shade cages with four light tones.
+    #[arg(long)]
+    shade: bool,
+    /// Cell side in SVG units (points).
+    #[arg(long, default_value_t = 40.0)]
+    cell: f32,
+    /// The puzzle ids.
+    #[arg(required = true, value_name = "ID")]
+    ids: Vec<i64>,
+    /// The directory to write ID.svg files into (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+}
+
+/// Run `render`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(10.0..=200.0).contains(&args.cell) {
+        bail!("--cell {}: use a cell side from 10 to 200", args.cell);
+    }
+    let store = Store::open_read_only(&args.db)?;
+    let puzzles = match store.select_ids(&args.ids)? {
+        Ok(p) => p,
+        Err(missing) => bail!(
+            "no puzzle with id {} in {}; nothing was written",
+            missing
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            args.db.display()
+        ),
+    };
+    let mut files = Vec::new();
+    for p in &puzzles {
+        let picture = puzzle_picture(&p.puzzle, None, args.cell, args.shade);
+        files.push((format!("{}.svg", p.id), write_svg(&picture)));
+        if args.solution {
+            let picture = puzzle_picture(&p.puzzle, Some(&p.solution), args.cell, false);
+            files.push((format!("{}-solution.svg", p.id), write_svg(&picture)));
+        }
+    }
+    std::fs::create_dir_all(&args.output).with_context(|| {
+        format!(
+            "{}: cannot create the output directory",
+            args.output.display()
+        )
+    })?;
+    for (name, text) in &files {
+        let path = args.output.join(name);
+        check_output(&path, &args.db)?;
+        write_atomic(&path, text.as_bytes())?;
+    }
+    eprintln!(
+        "wrote {} SVG files into {}",
+        files.len(),
+        args.output.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,210 @@
+//! The feed's settings and schedule (TOML): which puzzles (variant, size, level) each weekday
+//! gets, the series' first day, and the index's title and address. Two presets ship in `config/`:
+//! `daily` (one puzzle of each level every day) and `ramp` (easy on Monday up to expert on Sunday).
+
+use super::date::{Date, WEEKDAYS};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The `daily` preset: one 9x9 killer of each level every day (easy, medium, hard, extreme: the
+/// grader rates almost no generated killer `expert`).
+pub const DAILY: &str = include_str!("../../config/feed-daily.toml");
+/// The `ramp` preset: easy Monday and Tuesday, medium Wednesday and Thursday, hard Friday and
+/// Saturday, extreme Sunday (after the SudokuWiki Daily Killer scheme).
+pub const RAMP: &str = include_str!("../../config/feed-ramp.toml");
+
+/// The variants a slot may name.
+pub const VARIANTS: [&str; 4] = ["killer", "classic", "jigsaw", "killer-jigsaw"];
+/// The levels a slot may name: the grader's (`grader::Tier`).
+pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "extreme"];
+
+/// One puzzle a day asks for: `<variant>-<size>-<level>`, e.g. `killer-9-hard`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    /// `killer`, `classic`, `jigsaw` or `killer-jigsaw`.
+    pub variant: String,
+    /// Side N.
+    pub size: u32,
+    /// `easy`, `medium`, `hard` or `expert`.
+    pub level: String,
+}
+
+impl Slot {
+    /// Parse `<variant>-<size>-<level>`.
+    pub fn parse(text: &str) -> Result<Slot, String> {
+        let how = "write slots as <variant>-<size>-<level>, e.g. killer-9-hard";
+        let mut parts = text.rsplitn(3, '-');
+        let (level, size, variant) = (parts.next(), parts.next(), parts.next());
+        let (Some(level), Some(size), Some(variant)) = (level, size, variant) else {
+            return Err(format!("slot {text:?}: {how}"));
+        };
+        if !VARIANTS.contains(&variant) {
+            return Err(format!(
+                "slot {text:?}: variant {variant:?} is none of {VARIANTS:?}"
+            ));
+        }
+        if !LEVELS.contains(&level) {
+            return Err(format!(
+                "slot {text:?}: level {level:?} is none of {LEVELS:?}"
+            ));
+        }
+        let size = size.parse().ok().filter(|n| (4..=16).contains(n));
+        let size = size.ok_or_else(|| format!("slot {text:?}: the size must be 4 to 16; {how}"))?;
+        Ok(Slot {
+            variant: variant.into(),
+            size,
+            level: level.into(),
+        })
+    }
+}
+
+impl fmt::Display for Slot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}-{}", self.variant, self.size, self.level)
+    }
+}
+
+/// A feed's settings, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedConfig {
+    /// Short name (`daily`).
+    pub name: String,
+    /// The index's title.
+    pub title: String,
+    /// Where the output directory is published (ends with `/`); links in the index start here.
+    pub base_url: String,
+    /// Day 1 of the series: a date's number is `date - epoch + 1`.
+    pub epoch: Date,
+    /// Days listed in `feed.json` and `rss.xml`.
+    pub recent: usize,
+    /// The slots of each weekday, Monday first.
+    pub days: [Vec<Slot>; 7],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    feed: RawFeed,
+    schedule: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeed {
+    name: String,
+    title: String,
+    base_url: String,
+    epoch: String,
+    #[serde(default = "default_recent")]
+    recent: usize,
+}
+
+fn default_recent() -> usize {
+    30
+}
+
+impl FeedConfig {
+    /// Parse a feed TOML text; errors say which key is wrong and how to fix it.
+    pub fn parse(text: &str) -> Result<FeedConfig, String> {
+        let raw: Raw = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let epoch = Date::parse(&raw.feed.epoch)
+            .ok_or_else(|| format!("feed.epoch {:?}: use a date YYYY-MM-DD", raw.feed.epoch))?;
+        for key in raw.schedule.keys() {
+            if key != "all" && !WEEKDAYS.contains(&key.as_str()) {
+                return Err(format!(
+                    "schedule.{key}: use all, mon, tue, wed, thu, fri, sat or sun"
+                ));
+            }
+        }
+        let slots = |key: &str| -> Result<Option<Vec<Slot>>, String> {
+            raw.schedule
+                .get(key)
+                .map(|list| list.iter().map(|s| Slot::parse(s)).collect())
+                .transpose()
+        };
+        let all = slots("all")?;
+        let mut days: [Vec<Slot>; 7] = Default::default();
+        for (i, day) in WEEKDAYS.iter().enumerate() {
+            days[i] = match (slots(day)?, &all) {
+                (Some(list), _) => list,
+                (None, Some(list)) => list.clone(),
+                (None, None) => Vec::new(),
+            };
+            if days[i].is_empty() {
+                return Err(format!(
+                    "the schedule gives no puzzle on {day}: add `{day} = [\"killer-9-easy\"]` or `all = [...]`"
+                ));
+            }
+        }
+        let mut base_url = raw.feed.base_url;
+        if !base_url.ends_with('/') {
+            base_url.push('/');
+        }
+        if raw.feed.recent == 0 {
+            return Err("feed.recent must be at least 1".into());
+        }
+        Ok(FeedConfig {
+            name: raw.feed.name,
+            title: raw.feed.title,
+            base_url,
+            epoch,
+            recent: raw.feed.recent,
+            days,
+        })
+    }
+
+    /// The slots of a date.
+    pub fn slots(&self, date: Date) -> &[Slot] {
+        &self.days[date.weekday()]
+    }
+
+    /// The number of a date in the series (day 1 is the epoch; earlier dates are 0 or less).
+    pub fn number(&self, date: Date) -> i64 {
+        date.days_since(self.epoch) + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_ramp_from_easy_to_expert() {
+        let daily = FeedConfig::parse(DAILY).unwrap();
+        let levels = |day: &[Slot]| day.iter().map(|s| s.level.clone()).collect::<Vec<_>>();
+        let four = ["easy", "medium", "hard", "extreme"];
+        assert!(daily.days.iter().all(|d| levels(d) == four));
+        let tiers: Vec<&str> = crate::grader::Tier::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect();
+        assert_eq!(tiers, LEVELS);
+        let ramp = FeedConfig::parse(RAMP).unwrap();
+        let monday = Date::parse("2026-11-30").unwrap();
+        assert_eq!(levels(ramp.slots(monday)), ["easy"]);
+        assert_eq!(levels(ramp.slots(monday.add_days(6))), ["extreme"]);
+        assert_eq!(ramp.slots(monday)[0].to_string(), "killer-9-easy");
+    }
+
+    #[test]
+    fn slots_and_bad_settings_are_named() {
+        let slot = Slot::parse("killer-jigsaw-9-hard").unwrap();
+        assert_eq!((slot.variant.as_str(), slot.size), ("killer-jigsaw", 9));
+        for (bad, want) in [
+            ("killer-9-tough", "level \"tough\""),
+            ("sudoku-9-easy", "variant \"sudoku\""),
+            ("killer-99-easy", "size must be 4 to 16"),
+            ("easy", "<variant>-<size>-<level>"),
+        ] {
+            assert!(Slot::parse(bad).unwrap_err().contains(want), "{bad}");
+        }
+        let head = "[feed]\nname='d'\ntitle='t'\nbase_url='u'\nepoch='2026-01-01'\n[schedule]\n";
+        let err = |body: &str| FeedConfig::parse(&format!("{head}{body}")).unwrap_err();
+        assert!(err("mon = ['killer-9-easy']").contains("no puzzle on tue"));
+        assert!(err("all = ['killer-9-easy']\nmonday = []").contains("schedule.monday"));
+        let ok = FeedConfig::parse(&format!("{head}all = ['killer-9-easy']")).unwrap();
+        assert_eq!((ok.base_url.as_str(), ok.recent), ("u/", 30));
+        assert_eq!(ok.number(Date::parse("2026-01-03").unwrap()), 3);
+    }
+}

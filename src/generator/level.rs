@@ -1,0 +1,237 @@
+//! Generation to a target level: the finished puzzle's layout is steered by the grader, merging
+//! neighbouring cages while it is too easy and splitting cages while it is too hard.
+//!
+//! Solo makes harder killers by merging cages until its grader reaches the target; here each
+//! edit keeps the solution: a merge keeps it (the merged cage's sum is the two sums) but may
+//! admit a second solution, so the solver checks it; a split only adds constraints, so the
+//! puzzle stays unique. An edit that jumps past the target is undone and another is tried.
+//! Plain puzzles are only made easier, by adding givens of the solution.
+
+use crate::bitset::{CellSet, DigitSet};
+use crate::cage::Cage;
+use crate::geometry::Cell;
+use crate::grader::{self, Grade, Level};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::solver;
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Edits tried (kept or undone) before the item gives up on its target.
+const MAX_EDITS: u32 = 80;
+/// Search nodes a merged layout's uniqueness check may spend (undecided = not taken).
+const MERGE_CHECK_NODES: u64 = 100_000;
+
+/// `[generator] levels`: a list of levels (equally likely) or a mix `{ easy = 0.2, hard = 0.8 }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LevelsSetting {
+    /// Levels drawn with equal weight.
+    List(Vec<String>),
+    /// Levels with weights (any positive numbers; they are normalized).
+    Mix(BTreeMap<String, f64>),
+}
+
+impl LevelsSetting {
+    /// The levels with their weights, or the first name or weight that does not work.
+    pub fn to_mix(&self) -> Result<Vec<(Level, f64)>, String> {
+        let pairs: Vec<(String, f64)> = match self {
+            LevelsSetting::List(names) => names.iter().map(|n| (n.clone(), 1.0)).collect(),
+            LevelsSetting::Mix(map) => map.iter().map(|(n, &w)| (n.clone(), w)).collect(),
+        };
+        if pairs.is_empty() {
+            return Err(
+                "an empty list: name one or more of easy, medium, hard, expert, extreme".into(),
+            );
+        }
+        let mut mix = Vec::with_capacity(pairs.len());
+        for (name, weight) in pairs {
+            let level: Level = name.parse().map_err(|_| {
+                format!("unknown level {name:?}: use easy, medium, hard, expert or extreme")
+            })?;
+            if !(weight.is_finite() && weight > 0.0) {
+                return Err(format!("weight {weight} for {name}: use a number above 0"));
+            }
+            mix.push((level, weight));
+        }
+        mix.sort_by_key(|&(l, _)| l);
+        Ok(mix)
+    }
+}
+
+/// Draw the item's target level from the mix.
+pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
+    let total: f64 = mix.iter().map(|&(_, w)| w).sum();
+    let mut x = rng.random::<f64>() * total;
+    for &(level, w) in mix {
+        if x < w {
+            return level;
+        }
+        x -= w;
+    }
+    mix[mix.len() - 1].0
+}
+
+/// Steer a unique puzzle (graded `grade`) to `target`; `None` if no edit sequence within the
+/// budget reached it. `max_size` bounds merged cages.
+pub fn steer<R: Rng>(
+    puzzle: Puzzle,
+    grade: Grade,
+    solution: &Grid,
+    target: Level,
+    max_size: usize,
+    rng: &mut R,
+) -> Option<(Puzzle, Grade)> {
+    let (mut puzzle, mut grade) = (puzzle, grade);
+    for _ in 0..MAX_EDITS {
+        let level = grade.level?;
+        if level == target {
+            return Some((puzzle, grade));
+        }
+        let harder = level < target;
+        let edited = match (harder, puzzle.is_killer()) {
+            (true, true) => merge_cages(&puzzle, solution, max_size, rng)?,
+            (true, false) => return None,
+            (false, true) => split_cage(&puzzle, solution, rng)?,
+            (false, false) => add_given(&puzzle, solution, rng)?,
+        };
+        // A merge may admit a second solution: undo it (try another).
+        if harder && !is_unique(&edited) {
+            continue;
+        }
+        let graded = grader::grade(&edited);
+        match graded.level {
+            // Keep an edit that moves toward the target without passing it.
+            Some(l) if (harder && l <= target) || (!harder && l >= target) => {
+                puzzle = edited;
+                grade = graded;
+            }
+            _ => {}
+        }
+    }
+    (grade.level == Some(target)).then_some((puzzle, grade))
+}
+
+fn is_unique(puzzle: &Puzzle) -> bool {
+    let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
+    report.complete && report.solutions.len() == 1
+}
+
+fn digits_of(cage: &Cage, solution: &Grid) -> DigitSet {
+    cage.cells.iter().filter_map(|&c| solution.get(c)).collect()
+}
+
+/// Two touching cages whose digits differ and whose union fits `max_size`, merged.
+fn merge_cages<R: Rng>(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    max_size: usize,
+    rng: &mut R,
+) -> Option<Puzzle> {
+    let g = puzzle.geometry();
+    let cages = puzzle.cages();
+    let mut owner = vec![usize::MAX; g.cell_count()];
+    for (i, cage) in cages.iter().enumerate() {
+        for c in &cage.cells {
+            owner[c.as_index()] = i;
+        }
+    }
+    let mut pairs = Vec::new();
+    for (i, cage) in cages.iter().enumerate() {
+        let digits = digits_of(cage, solution);
+        let mut seen = Vec::new();
+        for &c in &cage.cells {
+            for nb in g.neighbours(c) {
+                let j = owner[nb.as_index()];
+                if j == usize::MAX || j <= i || seen.contains(&j) {
+                    continue;
+                }
+                seen.push(j);
+                let fits = cage.len() + cages[j].len() <= max_size;
+                if fits
+                    && digits
+                        .intersection(digits_of(&cages[j], solution))
+                        .is_empty()
+                {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    let &(i, j) = pairs.choose(rng)?;
+    let mut cells = cages[i].cells.clone();
+    cells.extend_from_slice(&cages[j].cells);
+    cells.sort();
+    let merged = Cage::new(cages[i].sum + cages[j].sum, cells);
+    let mut next: Vec<Cage> = cages
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != i && k != j)
+        .map(|(_, c)| c.clone())
+        .collect();
+    next.push(merged);
+    Puzzle::new(g.clone(), puzzle.givens().clone(), next).ok()
+}
+
+/// A cage of four or more cells cut into two connected parts of two or more cells.
+fn split_cage<R: Rng>(puzzle: &Puzzle, solution: &Grid, rng: &mut R) -> Option<Puzzle> {
+    let g = puzzle.geometry();
+    let cages = puzzle.cages();
+    let big: Vec<usize> = (0..cages.len()).filter(|&i| cages[i].len() >= 4).collect();
+    for _ in 0..8 {
+        let &i = big.choose(rng)?;
+        let cells = &cages[i].cells;
+        let members: CellSet = cells.iter().copied().collect();
+        // Grow a random connected part from a random cell.
+        let k = rng.random_range(2..=cells.len() - 2);
+        let mut part = vec![*cells.choose(rng)?];
+        while part.len() < k {
+            let frontier: Vec<Cell> = part
+                .iter()
+                .flat_map(|&c| g.neighbours(c))
+                .filter(|c| members.contains(*c) && !part.contains(c))
+                .collect();
+            part.push(*frontier.choose(rng)?);
+        }
+        let rest: Vec<Cell> = cells
+            .iter()
+            .copied()
+            .filter(|c| !part.contains(c))
+            .collect();
+        if !g.is_connected(&rest) {
+            continue;
+        }
+        part.sort();
+        let sum = |cs: &[Cell]| {
+            cs.iter()
+                .filter_map(|&c| solution.get(c))
+                .map(|d| d.get() as u16)
+                .sum()
+        };
+        let mut next: Vec<Cage> = cages
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != i)
+            .map(|(_, c)| c.clone())
+            .collect();
+        next.push(Cage::new(sum(&part), part));
+        next.push(Cage::new(sum(&rest), rest));
+        return Puzzle::new(g.clone(), puzzle.givens().clone(), next).ok();
+    }
+    None
+}
+
+/// One more given, taken from the solution at a random empty cell.
+fn add_given<R: Rng>(puzzle: &Puzzle, solution: &Grid, rng: &mut R) -> Option<Puzzle> {
+    let empty: Vec<Cell> = puzzle
+        .geometry()
+        .cells()
+        .filter(|&c| puzzle.givens().get(c).is_none())
+        .collect();
+    let &cell = empty.choose(rng)?;
+    let mut givens = puzzle.givens().clone();
+    givens.set(cell, solution.get(cell));
+    Puzzle::new(puzzle.geometry().clone(), givens, puzzle.cages().to_vec()).ok()
+}

@@ -1,0 +1,189 @@
+//! Book layout: page counts, margins and gutter, bleed, readability limits.
+
+use super::book::*;
+use super::draw::Item;
+use crate::cage::Cage;
+use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+use crate::geometry::{Cell, Geometry};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+
+fn killers(size: u8, count: u64) -> Vec<(Puzzle, Grid)> {
+    let config = GeneratorConfig {
+        size,
+        ..GeneratorConfig::default()
+    };
+    (0..count)
+        .filter_map(|i| match generate_puzzle(&config, 7, i) {
+            Outcome::Generated(g) => Some((g.puzzle, g.solution)),
+            Outcome::Rejected(_) => None,
+        })
+        .collect()
+}
+
+fn settings(trim: &str, per_page: usize) -> BookSettings {
+    BookSettings {
+        title: "Test".into(),
+        trim: Trim::parse(trim).unwrap(),
+        per_page,
+        bleed: false,
+        shade: false,
+        answers: Answers::End,
+    }
+}
+
+fn one_section<'a>(puzzles: &'a [(Puzzle, Grid)]) -> Vec<Section<'a>> {
+    vec![Section {
+        title: "Easy".into(),
+        entries: puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| Entry {
+                number: i + 1,
+                level: "easy".into(),
+                puzzle: p,
+                solution: s,
+            })
+            .collect(),
+    }]
+}
+
+/// Every drawn point and text anchor, per page.
+fn points(page: &Page) -> Vec<(f32, f32)> {
+    page.drawing
+        .items
+        .iter()
+        .flat_map(|i| match i {
+            Item::Fill { path, .. } | Item::Stroke { path, .. } => path
+                .iter()
+                .flat_map(|l| l.points.clone())
+                .collect::<Vec<_>>(),
+            Item::Text { x, y, .. } => vec![(*x, *y)],
+        })
+        .collect()
+}
+
+#[test]
+fn pages_are_title_rules_puzzles_then_keys() {
+    let p = killers(4, 10);
+    assert_eq!(p.len(), 10);
+    let pages = layout_book(&settings("8.5x11", 4), &one_section(&p)).unwrap();
+    // 2 front pages, 3 puzzle pages (4+4+2), one key page (a 4x4 key page holds far more than 10).
+    assert_eq!(pages.len(), 2 + 3 + 1);
+    let mut answers_section = settings("8.5x11", 1);
+    answers_section.answers = Answers::Section;
+    let two = vec![
+        one_section(&p[..3]).remove(0),
+        one_section(&p[3..]).remove(0),
+    ];
+    let pages = layout_book(&answers_section, &two).unwrap();
+    assert_eq!(pages.len(), 2 + 3 + 1 + 7 + 1);
+}
+
+#[test]
+fn gutter_follows_kdp_page_count_bands() {
+    assert_eq!(gutter(24), 27.0);
+    assert_eq!(gutter(150), 27.0);
+    assert_eq!(gutter(151), 36.0);
+    assert_eq!(gutter(301), 45.0);
+    assert_eq!(gutter(600), 54.0);
+    assert_eq!(gutter(800), 63.0);
+}
+
+#[test]
+fn everything_stays_inside_the_margins_with_the_gutter_on_the_binding_side() {
+    let p = killers(9, 5);
+    let pages = layout_book(&settings("6x9", 2), &one_section(&p)).unwrap();
+    for (i, page) in pages.iter().enumerate() {
+        let t = page.trim_box;
+        assert_eq!((t.w, t.h), (432.0, 648.0));
+        let right_hand = i % 2 == 0; // page 1 is a right-hand page
+        let (inside_left, inside_right) = if right_hand {
+            (27.0, 36.0)
+        } else {
+            (36.0, 27.0)
+        };
+        for (x, y) in points(page) {
+            assert!(
+                x >= t.x + inside_left - 0.01 && x <= t.x + t.w - inside_right + 0.01,
+                "page {} x {x}",
+                i + 1
+            );
+            assert!(
+                y >= t.y + 36.0 - 0.01 && y <= t.y + t.h - 36.0 + 0.01,
+                "page {} y {y}",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn bleed_grows_the_page_on_the_outside_and_keeps_the_trim_box() {
+    let p = killers(4, 3);
+    let mut s = settings("8.5x11", 1);
+    s.bleed = true;
+    let pages = layout_book(&s, &one_section(&p)).unwrap();
+    for (i, page) in pages.iter().enumerate() {
+        assert_eq!(
+            (page.drawing.width, page.drawing.height),
+            (612.0 + BLEED, 792.0 + 2.0 * BLEED)
+        );
+        let expected_x = if i % 2 == 0 { 0.0 } else { BLEED };
+        assert_eq!((page.trim_box.x, page.trim_box.y), (expected_x, BLEED));
+        assert!(page.bleed_box.is_some());
+    }
+}
+
+#[test]
+fn six_killers_a_page_on_letter_are_refused_with_what_fits() {
+    let p = killers(9, 2);
+    let err = layout_book(&settings("8.5x11", 6), &one_section(&p)).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, LayoutError::TooSmall { .. }), "{text}");
+    assert!(text.contains("--per-page 4"), "{text}");
+    // Classic 9x9 puzzles are fine six a page.
+    let classic: Vec<(Puzzle, Grid)> = p
+        .iter()
+        .map(|(_, s)| {
+            (
+                Puzzle::plain(Geometry::standard(9).unwrap(), Grid::empty(9)).unwrap(),
+                s.clone(),
+            )
+        })
+        .collect();
+    assert!(layout_book(&settings("8.5x11", 6), &one_section(&classic)).is_ok());
+}
+
+#[test]
+fn a_16x16_killer_does_not_fit_a5_and_the_message_names_a_trim_that_does() {
+    let cage = Cage::new(3, vec![Cell::new(0), Cell::new(1)]);
+    let p = Puzzle::new(Geometry::standard(16).unwrap(), Grid::empty(16), vec![cage]).unwrap();
+    let solved = vec![(p, Grid::empty(16))];
+    let err = layout_book(&settings("a5", 1), &one_section(&solved))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("killer 16x16") && err.contains("--trim"),
+        "{err}"
+    );
+    assert!(layout_book(&settings("8.5x11", 1), &one_section(&solved)).is_ok());
+}
+
+#[test]
+fn bad_per_page_trim_and_empty_books_are_errors() {
+    let p = killers(4, 1);
+    assert_eq!(
+        layout_book(&settings("a4", 3), &one_section(&p)),
+        Err(LayoutError::PerPage(3))
+    );
+    assert_eq!(
+        Trim::parse("letter"),
+        Err(LayoutError::UnknownTrim("letter".into()))
+    );
+    assert_eq!(Trim::parse("A4").unwrap().name, "a4");
+    assert_eq!(
+        layout_book(&settings("a4", 1), &one_section(&[])),
+        Err(LayoutError::Empty)
+    );
+}

@@ -1,0 +1,68 @@
+//! The embedded fonts (DejaVu Sans from the `dejavu` crate: no system font is read) and text widths.
+
+use crate::layout::draw::Weight;
+use std::sync::OnceLock;
+
+/// The TrueType bytes of the face for `weight`.
+pub fn font_bytes(weight: Weight) -> &'static [u8] {
+    match weight {
+        Weight::Regular => dejavu::sans::regular(),
+        Weight::Bold => dejavu::sans::bold(),
+    }
+}
+
+/// Advance widths (in em) of the characters of one face, parsed once.
+struct Advances {
+    units_per_em: f32,
+    face: ttf_parser::Face<'static>,
+}
+
+fn advances(weight: Weight) -> &'static Advances {
+    static REGULAR: OnceLock<Advances> = OnceLock::new();
+    static BOLD: OnceLock<Advances> = OnceLock::new();
+    let cell = match weight {
+        Weight::Regular => &REGULAR,
+        Weight::Bold => &BOLD,
+    };
+    cell.get_or_init(|| {
+        // The bytes are the crate's own font files: parsing them cannot fail.
+        let face = ttf_parser::Face::parse(font_bytes(weight), 0).expect("DejaVu Sans parses");
+        Advances {
+            units_per_em: face.units_per_em() as f32,
+            face,
+        }
+    })
+}
+
+/// The width of `text` set at `size` points (sum of advances; DejaVu needs no kerning here).
+pub fn text_width(weight: Weight, text: &str, size: f32) -> f32 {
+    let a = advances(weight);
+    let units: f32 = text
+        .chars()
+        .map(|ch| {
+            a.face
+                .glyph_index(ch)
+                .and_then(|g| a.face.glyph_hor_advance(g))
+                .unwrap_or(0) as f32
+        })
+        .sum();
+    units / a.units_per_em * size
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dejavu_digits_are_tabular() {
+        let one = text_width(Weight::Regular, "1", 10.0);
+        assert!((one - 6.362).abs() < 0.01, "{one}");
+        assert_eq!(
+            text_width(Weight::Regular, "18", 10.0),
+            text_width(Weight::Regular, "40", 10.0)
+        );
+        assert!(
+            text_width(Weight::Bold, "Puzzle", 10.0) > text_width(Weight::Regular, "Puzzle", 10.0)
+        );
+    }
+}

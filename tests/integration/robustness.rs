@@ -1,0 +1,527 @@
+//! Regression tests of the robustness report (findings F1-F16): data safety under concurrent or
+//! odd use, no hangs, read-only use, clear output.
+
+use crate::common::bin;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn sp(dir: &Path, args: &[&str]) -> Output {
+    bin().current_dir(dir).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = sp(dir, args);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+fn code(out: &Output) -> Option<i32> {
+    out.status.code()
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
+    bin()
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn temp_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") || n.ends_with(".partial"))
+        .collect()
+}
+
+fn sql(db: &Path, statements: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(statements).unwrap();
+}
+
+/// F1: two merges to one output: one succeeds with a complete database, the other is refused.
+#[test]
+fn concurrent_merges_to_one_output_never_leave_an_empty_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(
+        d,
+        &["generate", "--count", "300", "--seed", "1", "--db", "a.db"],
+    );
+    ok(
+        d,
+        &["generate", "--count", "300", "--seed", "2", "--db", "b.db"],
+    );
+    for trial in 0..4 {
+        let out = format!("x{trial}.db");
+        let args = ["merge", "-o", out.as_str(), "a.db", "b.db"];
+        let (p, q) = (spawn(d, &args), spawn(d, &args));
+        let (p, q) = (p.wait_with_output().unwrap(), q.wait_with_output().unwrap());
+        let codes = [code(&p), code(&q)];
+        assert!(codes.contains(&Some(0)), "{codes:?}");
+        for o in [&p, &q] {
+            let err = text(&o.stderr);
+            assert!(o.status.success() || err.contains("exists"), "{err}");
+        }
+        let stats = ok(d, &["stats", "--db", &out]);
+        assert!(stats.contains("600 puzzles from 2 run(s)"), "{stats}");
+        assert_eq!(sp(d, &["verify", "--db", &out]).status.code(), Some(0));
+        assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
+    }
+}
+
+/// F2: an input that bears the old fixed temporary name is read, never deleted.
+#[test]
+fn merge_never_deletes_or_writes_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gen = |i: &str, db: &str| {
+        let shard = format!("{i}/3");
+        ok(
+            d,
+            &[
+                "generate", "--count", "60", "--seed", "42", "--shard", &shard, "--db", db,
+            ],
+        );
+    };
+    gen("0", "s0.db");
+    gen("1", "out.db.partial");
+    gen("2", "s2.db");
+    let before = std::fs::read(d.join("out.db.partial")).unwrap();
+    ok(
+        d,
+        &["merge", "-o", "out.db", "s0.db", "out.db.partial", "s2.db"],
+    );
+    assert_eq!(std::fs::read(d.join("out.db.partial")).unwrap(), before);
+    ok(
+        d,
+        &[
+            "generate",
+            "--count",
+            "60",
+            "--seed",
+            "42",
+            "--db",
+            "single.db",
+        ],
+    );
+    let export = |db: &str| ok(d, &["export", "--db", db, "--format", "jsonl"]);
+    assert_eq!(export("out.db"), export("single.db"));
+}
+
+/// F13: merge validates the rows it copies.
+#[test]
+fn merge_refuses_rows_edited_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["generate", "--count", "30", "--db", "a.db"]);
+    sql(&d.join("a.db"), "DELETE FROM puzzles WHERE id = 5;");
+    let out = sp(d, &["merge", "-o", "m.db", "a.db"]);
+    assert_eq!(code(&out), Some(2));
+    assert!(text(&out.stderr).contains("holds 29 puzzles but its chunk records say 30"));
+    ok(d, &["generate", "--count", "30", "--db", "b.db"]);
+    sql(
+        &d.join("b.db"),
+        "UPDATE puzzles SET givens = 'x' || substr(givens, 2) WHERE id = 3;",
+    );
+    let out = sp(d, &["merge", "-o", "m.db", "b.db"]);
+    assert_eq!(code(&out), Some(2));
+    assert!(
+        text(&out.stderr).contains("puzzle id 3"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!d.join("m.db").exists());
+    assert!(temp_files(d).is_empty());
+}
+
+/// F3, F16: `export -o` to a hard link of the database is refused; a failed export leaves no file.
+#[test]
+fn export_never_overwrites_the_database_and_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["generate", "--count", "20", "--db", "e.db"]);
+    std::fs::hard_link(d.join("e.db"), d.join("hard.db")).unwrap();
+    let out = sp(
+        d,
+        &["export", "--db", "e.db", "--format", "csv", "-o", "hard.db"],
+    );
+    assert_eq!(code(&out), Some(2));
+    assert!(
+        text(&out.stderr).contains("same file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(sp(d, &["verify", "--db", "e.db"]).status.code(), Some(0));
+    sql(
+        &d.join("e.db"),
+        "UPDATE puzzles SET givens = 'x' WHERE id = 15;",
+    );
+    let out = sp(
+        d,
+        &["export", "--db", "e.db", "--format", "csv", "-o", "out.csv"],
+    );
+    assert_eq!(code(&out), Some(2));
+    assert!(!d.join("out.csv").exists());
+    assert!(temp_files(d).is_empty());
+}
+
+/// F13: verify finds hand edits; stats marks an unfinished run; export warns about it.
+#[test]
+fn verify_stats_and_export_report_damage_and_unfinished_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(
+        d,
+        &[
+            "generate",
+            "--count",
+            "40",
+            "--chunk-size",
+            "10",
+            "--db",
+            "v.db",
+        ],
+    );
+    let out = sp(d, &["verify", "--db", "v.db"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("40 puzzles checked, 0 problem(s)"));
+    // Unfinished: drop the last committed positions with their rows.
+    sql(
+        &d.join("v.db"),
+        "DELETE FROM puzzles WHERE idx >= 20; DELETE FROM chunks WHERE first_pos >= 20;",
+    );
+    let chunks: i64 = rusqlite::Connection::open(d.join("v.db"))
+        .unwrap()
+        .query_row("SELECT max(end_pos) FROM chunks", [], |r| r.get(0))
+        .unwrap();
+    assert!(chunks <= 20);
+    let stats = ok(d, &["stats", "--db", "v.db"]);
+    assert!(stats.contains("UNFINISHED at"), "{stats}");
+    let out = sp(d, &["export", "--db", "v.db", "--format", "csv"]);
+    assert!(
+        text(&out.stderr).contains("is unfinished"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = sp(d, &["verify", "--db", "v.db"]);
+    assert_eq!(code(&out), Some(0));
+    assert!(text(&out.stdout).contains("unfinished"));
+    // A wrong solution, a deleted row.
+    sql(
+        &d.join("v.db"),
+        "UPDATE puzzles SET solution = substr(solution, 2, 1) || substr(solution, 1, 1) || substr(solution, 3) WHERE id = 2;
+         DELETE FROM puzzles WHERE id = 4;",
+    );
+    let out = sp(d, &["verify", "--db", "v.db"]);
+    assert_eq!(code(&out), Some(1));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("puzzle id 2: the stored solution is wrong"),
+        "{report}"
+    );
+    assert!(
+        report.contains("puzzles stored, but the chunk records say"),
+        "{report}"
+    );
+}
+
+/// F8, F9: writers started together on one database all finish, whatever their runs.
+#[test]
+fn generate_processes_started_together_on_one_database_all_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base = [
+        "generate",
+        "--count",
+        "150",
+        "--chunk-size",
+        "3",
+        "--threads",
+        "1",
+    ];
+    ok(
+        d,
+        &[&base[..], &["--seed", "7", "--db", "solo.db"]].concat(),
+    );
+    let solo = ok(d, &["export", "--db", "solo.db", "--format", "jsonl"]);
+    for trial in 0..5 {
+        let db = format!("same{trial}.db");
+        // Trials 0-2: a new file; 3-4: an existing database (run registration races).
+        if trial >= 3 {
+            ok(d, &["generate", "--count", "1", "--seed", "1", "--db", &db]);
+        }
+        let same = [&base[..], &["--seed", "7", "--db", &db]].concat();
+        let other = [&base[..], &["--seed", "8", "--db", &db]].concat();
+        let children = [spawn(d, &same), spawn(d, &same), spawn(d, &other)];
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "trial {trial}: {}", text(&out.stderr));
+        }
+        assert_eq!(sp(d, &["verify", "--db", &db]).status.code(), Some(0));
+        let conn = rusqlite::Connection::open(d.join(&db)).unwrap();
+        let seed7: i64 = conn
+            .query_row("SELECT count(*) FROM puzzles WHERE seed = 7", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(seed7, solo.lines().count() as i64, "trial {trial}");
+    }
+}
+
+/// F10: a database in a read-only directory can be read by stats, export, verify and merge.
+#[test]
+fn read_only_databases_can_be_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ro = d.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    ok(d, &["generate", "--count", "20", "--db", "ro/full.db"]);
+    let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(&ro.join("full.db"), 0o444).unwrap();
+    mode(&ro, 0o555).unwrap();
+    if std::fs::write(ro.join("probe"), "").is_ok() {
+        let _ = std::fs::remove_file(ro.join("probe"));
+        eprintln!("note: running as a user who ignores permission bits (root); .ci/run repeats this test as an unprivileged user");
+    }
+    let results = [
+        sp(d, &["stats", "--db", "ro/full.db"]),
+        sp(d, &["export", "--db", "ro/full.db", "--format", "csv"]),
+        sp(d, &["verify", "--db", "ro/full.db"]),
+        sp(d, &["merge", "-o", "copy.db", "ro/full.db"]),
+    ];
+    mode(&ro, 0o755).unwrap();
+    for out in results {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    assert!(ok(d, &["stats", "--db", "copy.db"]).contains("20 puzzles"));
+}
+
+const DEEP2: &str = r#"{"size":9,"givens":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"cages":[{"sum":34,"cells":[0,1,2,3,9,10,11]},{"sum":8,"cells":[4,5]},{"sum":23,"cells":[6,12,13,14,15]},{"sum":24,"cells":[7,8,16,17]},{"sum":30,"cells":[18,19,20,27,28]},{"sum":19,"cells":[21,30,31]},{"sum":11,"cells":[22,23,32]},{"sum":20,"cells":[33,41,42,43]},{"sum":18,"cells":[34,35,44]},{"sum":10,"cells":[36,45,54]},{"sum":30,"cells":[29,37,38,39,47,48]},{"sum":24,"cells":[40,49,50,51,58]},{"sum":6,"cells":[56,57]},{"sum":30,"cells":[59,60,61,62]},{"sum":15,"cells":[72,73]},{"sum":37,"cells":[67,68,69,70,71,77,78]}]}"#;
+const SEVERAL: &str = r#"{"size":9,"givens":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"cages":[{"sum":35,"cells":[0,1,2,3,9,10,11]},{"sum":8,"cells":[4,5]},{"sum":23,"cells":[6,12,13,14,15]},{"sum":17,"cells":[7,8]},{"sum":7,"cells":[16,17]},{"sum":28,"cells":[18,19,20,27,28]},{"sum":19,"cells":[21,30,31]},{"sum":11,"cells":[22,23,32]},{"sum":20,"cells":[33,41,42,43]},{"sum":18,"cells":[34,35,44]},{"sum":11,"cells":[36,45,54]},{"sum":30,"cells":[29,37,38,39,47,48]},{"sum":24,"cells":[40,49,50,51,58]},{"sum":6,"cells":[56,57]},{"sum":30,"cells":[59,60,61,62]},{"sum":15,"cells":[72,73]},{"sum":37,"cells":[67,68,69,70,71,77,78]}]}"#;
+
+/// F5: a node budget answers "undecided" instead of searching for a minute.
+#[test]
+fn solve_gives_up_at_the_node_budget_with_an_undecided_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("deep.jsonl"), format!("{DEEP2}\n{SEVERAL}\n")).unwrap();
+    let out = sp(
+        d,
+        &["solve", "--count", "--max-nodes", "20000", "deep.jsonl"],
+    );
+    assert_eq!(code(&out), Some(1), "{}", text(&out.stderr));
+    for line in text(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            (v["count"].is_null(), v["undecided"].as_bool()),
+            (true, Some(true))
+        );
+    }
+    assert!(text(&out.stderr).contains("undecided"));
+    let plain = format!("{}\n", "0".repeat(81));
+    std::fs::write(d.join("empty.txt"), plain).unwrap();
+    let out = sp(d, &["solve", "--max-nodes", "100000", "empty.txt"]);
+    assert_eq!(
+        text(&out.stdout),
+        "several solutions\n",
+        "two solutions found quickly"
+    );
+}
+
+/// F6: `solve --threads` has generate's range.
+#[test]
+fn solve_threads_are_bounded() {
+    let out = crate::common::run(&["solve", "--threads", "100000", "-"]);
+    assert_eq!(code(&out), Some(2));
+    assert!(
+        text(&out.stderr).contains("0..=1024"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// F4: `check - -` is refused at once instead of waiting forever.
+#[test]
+fn check_refuses_stdin_twice() {
+    let child = bin()
+        .args(["check", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), Some(2));
+    assert!(text(&out.stderr).contains("cannot both be"));
+}
+
+/// F11: well-formed but impossible puzzles answer 0 and the batch goes on.
+#[test]
+fn impossible_puzzles_answer_zero_and_the_batch_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text_in = "123434122143....\n1134............\n1...............\n";
+    std::fs::write(d.join("mixed.txt"), text_in).unwrap();
+    let out = sp(d, &["solve", "--count", "mixed.txt"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    let counts: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(counts[1], "0");
+    assert_eq!(counts.len(), 3);
+    assert!(text(&out.stderr).contains("line 2: no solution: digit 1 is given twice"));
+    let seed = "1\n2 2\n0 0\n0 1\n";
+    std::fs::write(d.join("k.txt"), seed).unwrap();
+    let out = sp(d, &["solve", "k.txt"]);
+    assert_eq!(
+        (code(&out), text(&out.stdout)),
+        (Some(1), "no solution\n".into())
+    );
+}
+
+/// F7, F12: progress without a terminal: plain lines with count, rate and ETA; chunks commit
+/// before `chunk_size` items when items are slow to come.
+#[test]
+fn progress_is_logged_without_a_terminal_and_chunks_start_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = bin()
+        .current_dir(d)
+        .env("SUDOKU_PRESS_PROGRESS_EVERY", "0")
+        .args([
+            "generate",
+            "--count",
+            "12",
+            "--threads",
+            "1",
+            "--db",
+            "p.db",
+        ])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("killer 9x9: 1/12 (8.3%), "), "{err}");
+    assert!(err.contains("/s, ETA "), "{err}");
+    let conn = rusqlite::Connection::open(d.join("p.db")).unwrap();
+    let first: i64 = conn
+        .query_row(
+            "SELECT end_pos FROM chunks ORDER BY first_pos LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(first, 1, "the first chunk is one item per thread");
+}
+
+/// F15: settings under which every item is rejected end with a reason and a non-zero exit.
+#[test]
+fn settings_that_reject_everything_fail_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("two.toml"), "[generator]\nmax_cage_size = 2\n").unwrap();
+    let out = sp(
+        d,
+        &[
+            "generate", "--config", "two.toml", "--count", "4", "--db", "t.db",
+        ],
+    );
+    assert_ne!(code(&out), Some(0));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("max_cage_size") || err.contains("gave up on every"),
+        "{err}"
+    );
+}
+
+/// F16: clear messages for directories and counts.
+#[test]
+fn directories_and_single_conflicts_get_clear_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("adir")).unwrap();
+    let out = sp(d, &["solve", "adir"]);
+    assert!(
+        text(&out.stderr).contains("adir: is a directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = sp(d, &["stats", "--db", "adir"]);
+    assert!(
+        text(&out.stderr).contains("is a directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = sp(d, &["generate", "--count", "1", "--db", "newdir/"]);
+    assert_eq!(code(&out), Some(2));
+    assert!(!d.join("newdir").is_file());
+    std::fs::write(d.join("p.txt"), "1...............\n").unwrap();
+    std::fs::write(d.join("g.txt"), "2...............\n").unwrap();
+    let out = sp(d, &["check", "p.txt", "g.txt"]);
+    assert_eq!(text(&out.stderr), "1 conflict\n");
+}
+
+/// `generate --print-config` prints the compiled-in defaults, which read back as the defaults.
+#[test]
+fn print_config_shows_the_defaults() {
+    let out = crate::common::run(&["generate", "--print-config"]);
+    assert!(out.status.success());
+    let printed = text(&out.stdout);
+    assert_eq!(printed, sudoku_press::settings::DEFAULT_TOML);
+    let help = text(&crate::common::run(&["generate", "--help"]).stdout);
+    assert!(
+        help.contains("--print-config") && help.contains("max_cage_size"),
+        "{help}"
+    );
+}
+
+/// Ctrl-C: the run stops after the items in hand and says how to continue.
+#[test]
+fn an_interrupted_run_says_how_to_continue() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let child = spawn(
+        d,
+        &[
+            "generate",
+            "--count",
+            "100000",
+            "--threads",
+            "1",
+            "--db",
+            "i.db",
+        ],
+    );
+    // Wait until a chunk is committed, then interrupt.
+    let db = d.join("i.db");
+    for _ in 0..600 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let committed = rusqlite::Connection::open(&db)
+            .and_then(|c| c.query_row("SELECT count(*) FROM chunks", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0);
+        if committed > 0 {
+            break;
+        }
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(code(&out), Some(130), "{err}");
+    assert!(
+        err.contains("stopped at item") && err.contains("run the same command again"),
+        "{err}"
+    );
+    assert_eq!(sp(d, &["verify", "--db", "i.db"]).status.code(), Some(0));
+}
