@@ -186,7 +186,7 @@ impl Geometry {
             return Err(GeometryError::BadSize(size));
         }
         let rows = (1..=size)
-            .filter(|r| size % r == 0 && r * r <= size)
+            .filter(|r| size.is_multiple_of(*r) && r * r <= size)
             .max()
             .unwrap_or(1);
         Self::boxed(size, rows, size / rows)

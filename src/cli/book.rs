@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use sudoku_press::layout::book::{
     capitalised, gutter, layout_book, Answers, BookSettings, Entry, Section, Trim,
 };
+use sudoku_press::output::AtomicFile;
 use sudoku_press::render::write_pdf;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 
@@ -53,9 +54,13 @@ pub struct Args {
     /// The title on the title page.
     #[arg(long)]
     title: Option<String>,
-    /// Skip puzzles already issued by the feed or earlier books (the database's issues table).
+    /// Skip puzzles already issued by the feed or earlier books (the database's issued table).
     #[arg(long)]
     exclude_issued: bool,
+    /// Record the book's puzzles as issued under this name (implies --exclude-issued), so no
+    /// later book or feed day repeats them; all or nothing, in the same run that writes the PDF.
+    #[arg(long, value_name = "NAME")]
+    issue: Option<String>,
     /// The PDF to write.
     #[arg(short, long, value_name = "BOOK.pdf")]
     output: PathBuf,
@@ -103,7 +108,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("{}: cannot read the book spec", path.display()))?;
             toml::from_str::<Spec>(&text).map_err(|e| {
-                anyhow::anyhow!("{}: bad book spec: {}", path.display(), e.message())
+                let line = e
+                    .span()
+                    .map(|s| format!(" line {}:", text[..s.start].matches('\n').count() + 1))
+                    .unwrap_or_default();
+                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), e.message())
             })?
         }
         None => Spec::default(),
@@ -112,8 +121,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("give the sections either in the spec file or with --level/--ids, not both");
     }
     let settings = settings(&args, &spec.book)?;
-    check_output(&args.output, &args.db)?;
-    let store = Store::open_read_only(&args.db)?;
+    let out = start_output(&args.output, &args.db)?;
+    let mut store = match &args.issue {
+        Some(_) if !args.db.is_file() => bail!("{}: no such database", args.db.display()),
+        Some(_) => Store::open_or_create(&args.db)?,
+        None => Store::open_read_only(&args.db)?,
+    };
     let chosen = choose(&args, &spec, &store)?;
     let mut number = 0;
     let sections: Vec<Section> = chosen
@@ -136,7 +149,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let pages = layout_book(&settings, &sections)?;
     let bytes = write_pdf(&pages, &settings.title)?;
-    write_atomic(&args.output, &bytes)?;
+    if let Some(channel) = &args.issue {
+        // Recorded before the PDF is renamed into place: a refusal leaves neither.
+        let entries: Vec<(String, i64, i64)> = chosen
+            .iter()
+            .flat_map(|(title, puzzles)| puzzles.iter().map(move |p| (title.clone(), p.id)))
+            .zip(1..)
+            .map(|((title, id), n)| (title, id, n))
+            .collect();
+        if let Err(refused) = store.issue_book(channel, &entries)? {
+            bail!(
+                "--issue {channel}: puzzle {} was issued before (by the feed or a book, or one equal to it); nothing was recorded or written",
+                refused.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    finish_output(out, &bytes)?;
     eprintln!(
         "wrote {}: {number} puzzles, {} pages ({}, {} a page, gutter {} in)",
         args.output.display(),
@@ -261,12 +289,15 @@ fn choose(
             let what = describe(&q);
             let total = store.count_matching(&q)?;
             let issued = if q.exclude_issued { " unissued" } else { "" };
+            let short = if got.len() as u64 != total {
+                format!(" ({} left after earlier sections)", got.len())
+            } else {
+                String::new()
+            };
             bail!(
-                "section {title:?}: {} asks for {} {what} puzzles, {} has {total}{issued}{}; generate more or lower the count",
-                if q.level.is_some() { "level" } else { "it" },
+                "section {title:?} asks for {} {what} puzzles, {} has {total}{issued}{short}; generate more or lower the count",
                 q.count,
                 args.db.display(),
-                if got.len() as u64 != total { format!(" ({} left after earlier sections)", got.len()) } else { String::new() },
             );
         }
         taken.extend(got.iter().map(|p| p.id));
@@ -287,7 +318,7 @@ fn query(
         size,
         level,
         count,
-        exclude_issued: args.exclude_issued,
+        exclude_issued: args.exclude_issued || args.issue.is_some(),
     }
 }
 
@@ -310,26 +341,14 @@ fn describe(q: &Query) -> String {
     }
 }
 
-/// Fail early, before any work, when the output cannot be written where asked.
-pub(super) fn check_output(path: &Path, db: &Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        bail!(
-            "{}: is a directory; give a file path, e.g. {}/book.pdf",
-            path.display(),
-            path.display()
-        );
-    }
-    let same = path
-        .canonicalize()
-        .ok()
-        .is_some_and(|a| db.canonicalize().ok() == Some(a));
-    if same {
-        bail!(
-            "{}: -o names the database itself; choose another file",
-            path.display()
-        );
-    }
-    let dir = parent(path);
+/// Start the output file (a temporary file beside it, renamed on commit; dropped on error, so
+/// nothing half-written is left) before any work, so a path that cannot be written fails at once.
+/// The database is protected: `-o` may not name it, by any spelling.
+pub(super) fn start_output(path: &Path, db: &Path) -> anyhow::Result<AtomicFile> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     if !dir.is_dir() {
         bail!(
             "{}: the directory {} does not exist; create it or choose another path",
@@ -337,32 +356,11 @@ pub(super) fn check_output(path: &Path, db: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    Ok(())
+    Ok(AtomicFile::create(path, &[db])?)
 }
 
-fn parent(path: &Path) -> &Path {
-    path.parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-}
-
-/// Write `bytes` to `path` whole or not at all: a temporary file in the same directory, synced,
-/// then renamed over `path`.
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("{}: cannot write the output file", path.display()));
-    }
-    Ok(())
+/// Write `bytes` into `out` and rename it into place.
+pub(super) fn finish_output(mut out: AtomicFile, bytes: &[u8]) -> anyhow::Result<()> {
+    out.write_all(bytes).map_err(|e| out.write_error(e))?;
+    Ok(out.commit()?)
 }

@@ -15,6 +15,9 @@ pub struct Args {
     /// Format of the puzzle file: seed, plain, jsonl or sudocue [default: detected].
     #[arg(long, value_name = "F")]
     format: Option<Format>,
+    /// Grid side N of a seed-format puzzle (the format has no size field).
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
     /// File holding exactly one puzzle.
     #[arg(value_name = "PUZZLE")]
     puzzle: String,
@@ -40,16 +43,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "PUZZLE and GRID cannot both be `-` (standard input): put one of them in a file"
         );
     }
-    let mut reader = Reader::new(open(&args.puzzle)?, args.format).context(args.puzzle.clone())?;
+    let mut reader = Reader::new(open(&args.puzzle)?, args.format)
+        .context(args.puzzle.clone())?
+        .with_size(args.size);
     let entry = reader
         .next()
         .unwrap_or(Err(FormatError::Empty))
         .context(args.puzzle.clone())?;
-    if reader.next().is_some() {
-        anyhow::bail!(
+    match reader.next() {
+        None => {}
+        // Not a second puzzle but something unreadable after the first: say what and where.
+        Some(Err(err)) => {
+            return Err(err).context(format!(
+                "{}: after its puzzle (`check` takes a file with exactly one)",
+                args.puzzle
+            ))
+        }
+        Some(Ok(_)) => anyhow::bail!(
             "{}: holds more than one puzzle; `check` takes a file with exactly one",
             args.puzzle
-        );
+        ),
     }
     let grid =
         format::read_grid(open(&args.grid)?, entry.puzzle.size()).context(args.grid.clone())?;

@@ -247,7 +247,7 @@ impl Meter {
 fn rate_and_eta(made: u64, left: u64, elapsed: Duration) -> (String, String) {
     let secs = elapsed.as_secs_f64();
     if made == 0 || secs <= 0.0 {
-        return ("-/s".into(), "unknown".into());
+        return ("0/s".into(), "unknown".into());
     }
     let per_sec = made as f64 / secs;
     let rate = if per_sec >= 10.0 {
@@ -349,14 +349,20 @@ fn summary_line(plan: &Plan, s: &RunSummary) -> String {
         );
     }
     let secs = s.elapsed.as_secs_f64();
-    let rate = s.tally.stored as f64 / secs.max(1e-9);
-    let resumed = if s.resumed_at > 0 {
+    let rate = rate_and_eta(s.tally.stored, 0, s.elapsed)
+        .0
+        .replace("/s", "");
+    let mut resumed = if s.resumed_at > 0 {
         format!(" (continued at {} of {})", s.resumed_at, s.total)
     } else {
         String::new()
     };
+    let others = (s.done - s.resumed_at).saturating_sub(s.tally.total());
+    if others > 0 {
+        resumed += &format!(" ({others} work items were committed by another process)");
+    }
     format!(
-        "{} [{}]: stored {}, duplicates skipped {}, rejected {}, {:.1} s, {:.0} puzzles/s{resumed} -> {}",
+        "{} [{}]: stored {}, duplicates skipped {}, rejected {}, {:.1} s, {} puzzles/s{resumed} -> {}",
         describe(plan),
         plan.name,
         s.tally.stored,

@@ -40,12 +40,12 @@ enum Command {
     Export(export::Args),
     /// Summarize a database.
     Stats(stats::Args),
-    /// The step-by-step path (or graded hints) a person could take through each puzzle.
-    Explain(explain::Args),
     /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
     Verify(verify::Args),
     /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
     Feed(feed::Args),
+    /// The step-by-step path (or graded hints) a person could take through each puzzle.
+    Explain(explain::Args),
     /// Grade puzzles the way people solve them: level, score, techniques.
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.

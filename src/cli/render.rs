@@ -1,7 +1,7 @@
 //! `sudoku-press render`: one SVG per puzzle (and per solution) for web pages, drawn by the same
 //! code as the books.
 
-use super::book::{check_output, write_atomic};
+use super::book::{finish_output, start_output};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
 use sudoku_press::render::{puzzle_picture, write_svg};
@@ -68,8 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     for (name, text) in &files {
         let path = args.output.join(name);
-        check_output(&path, &args.db)?;
-        write_atomic(&path, text.as_bytes())?;
+        finish_output(start_output(&path, &args.db)?, text.as_bytes())?;
     }
     eprintln!(
         "wrote {} SVG files into {}",

@@ -25,6 +25,10 @@ pub struct Args {
     /// Print each puzzle's number of solutions: 0, 1, or 2 for "two or more".
     #[arg(long)]
     count: bool,
+    /// Grid side N of seed-format input (which has no size field; by default the size is
+    /// inferred from the cells the cages cover, see README).
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
     /// Add each puzzle's solving time (microseconds) and search nodes.
     #[arg(long)]
     stats: bool,
@@ -53,7 +57,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("reading puzzles from standard input (end with Ctrl-D; give a FILE to read one)");
     }
     let input = super::check::open(&args.file)?;
-    let reader = Reader::new(input, args.format).context(name.to_string())?;
+    let reader = Reader::new(input, args.format)
+        .context(name.to_string())?
+        .with_size(args.size);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut printer = Printer {
         format: reader.format(),
@@ -61,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         written: 0,
         not_unique: 0,
         undecided: 0,
+        noted: false,
     };
     let max_nodes = match args.max_nodes {
         0 => u64::MAX,
@@ -100,6 +107,8 @@ struct Printer<'a> {
     written: usize,
     not_unique: usize,
     undecided: usize,
+    /// The guessed-size note was shown (once per input).
+    noted: bool,
 }
 
 impl Printer<'_> {
@@ -109,8 +118,23 @@ impl Printer<'_> {
         } else if answer.count != 1 {
             self.not_unique += 1;
         }
-        if let Item::Unsolvable { line, reason } = &item {
-            eprintln!("line {line}: no solution: {reason}");
+        match &item {
+            Item::Unsolvable { line, reason } => eprintln!("line {line}: no solution: {reason}"),
+            Item::Puzzle(e)
+                if self.format == Format::Seed
+                    && self.args.size.is_none()
+                    && e.puzzle.size() != 9
+                    && !self.noted =>
+            {
+                self.noted = true;
+                eprintln!(
+                    "note: line {}: read as {n}x{n} (the seed format has no size; its cages cover {} cells); give --size N if the grid is larger",
+                    e.line,
+                    e.puzzle.cages().iter().map(|c| c.len()).sum::<usize>(),
+                    n = e.puzzle.size()
+                );
+            }
+            _ => {}
         }
         match self.format {
             Format::Jsonl => self.print_json(out, item, answer)?,

@@ -1,5 +1,6 @@
 //! `sudoku-press stats`: counts per variant and level, cage statistics and generation rate.
 
+use std::io::Write;
 use std::path::PathBuf;
 use sudoku_press::grader::Level;
 use sudoku_press::store::{RunState, Store, Summary, VariantCount};
@@ -16,8 +17,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = Store::open_read_only(&args.db)?;
     let s = store.summary()?;
-    print!("{}", render(&args.db, &s));
-    print!("{}", render_runs(&store.runs()?));
+    // Written, not printed: a closed pipe (`stats | head -1`) is an error to end on, not a panic.
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", render(&args.db, &s))?;
+    write!(out, "{}", render_runs(&store.runs()?))?;
+    out.flush()?;
     let problems = store.record_problems()?;
     for p in &problems {
         eprintln!("warning: {}: {p}", args.db.display());

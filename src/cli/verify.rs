@@ -3,7 +3,7 @@
 //! Exit code: 0 when all is well (unfinished runs are listed but are no fault), 1 when a problem
 //! or an undecided puzzle was found (each listed on stdout), 2 when the file cannot be read.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use sudoku_press::pipeline::verify::verify;
@@ -28,8 +28,13 @@ pub struct Args {
 /// Run `verify`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = Store::open_read_only(&args.db)?;
+    let mut out = std::io::stdout().lock();
     if let Err(report) = store.check_integrity()? {
-        println!("{}: SQLite integrity check: {report}", args.db.display());
+        writeln!(
+            out,
+            "{}: SQLite integrity check: {report}",
+            args.db.display()
+        )?;
         return Ok(ExitCode::from(1));
     }
     let max_nodes = match args.max_nodes {
@@ -47,18 +52,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let db = args.db.display();
     for p in &report.problems {
-        println!("{db}: {p}");
+        writeln!(out, "{db}: {p}")?;
     }
     for run in &report.unfinished {
-        println!("{db}: unfinished: {run}; run its generate command again to complete it");
+        writeln!(
+            out,
+            "{db}: unfinished: {run}; run its generate command again to complete it"
+        )?;
     }
     if !report.undecided.is_empty() {
-        println!(
+        writeln!(
+            out,
             "{db}: {} puzzles undecided within --max-nodes {} (ids {:?}…); raise it to settle them",
             report.undecided.len(),
             args.max_nodes,
             &report.undecided[..report.undecided.len().min(10)]
-        );
+        )?;
     }
     let bad = report.problems.len() + report.undecided.len();
     eprintln!(

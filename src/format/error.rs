@@ -113,6 +113,16 @@ pub enum ErrorKind {
     /// A puzzle that breaks a rule (cages, givens).
     #[error(transparent)]
     Puzzle(#[from] PuzzleError),
+    /// An error in a seed-format puzzle whose size was guessed from its cages.
+    #[error("{inner} (the seed format has no size: this was read as {size}x{size} because its cages cover {covered} cells; if the grid is larger, give --size N)")]
+    GuessedSize {
+        /// The guessed side.
+        size: usize,
+        /// Cells the cages cover.
+        covered: usize,
+        /// The error under that guess.
+        inner: Box<ErrorKind>,
+    },
 }
 
 impl FormatError {

@@ -66,7 +66,11 @@ impl Fields<'_> {
     fn puzzle(&self) -> Result<(Puzzle, Option<Grid>), FormatError> {
         let size = self.uint(self.get("size")?, "size", usize::MAX)?;
         let geometry = self.geometry(size)?;
-        let givens = self.grid("givens", &geometry)?;
+        // A killer may leave out `givens` (none); a plain puzzle needs them.
+        let givens = match (self.object.get("givens"), self.object.get("cages")) {
+            (None, Some(Value::Array(_))) => Grid::empty(geometry.size()),
+            _ => self.grid("givens", &geometry)?,
+        };
         let solution = match self.object.get("solution") {
             None | Some(Value::Null) => None,
             Some(_) => Some(self.grid("solution", &geometry)?),
@@ -210,7 +214,11 @@ impl Fields<'_> {
                 let cells = self
                     .list(fields.get("cells")?, &cells_field, None)?
                     .iter()
-                    .map(|c| Ok(Cell::new(self.uint(c, &cells_field, cell_count - 1)? as u8)))
+                    .enumerate()
+                    .map(|(k, c)| {
+                        let at = format!("{cells_field}[{k}]");
+                        Ok(Cell::new(self.uint(c, &at, cell_count - 1)? as u8))
+                    })
                     .collect::<Result<Vec<Cell>, FormatError>>()?;
                 Ok(Cage::new(sum as u16, cells))
             })
@@ -336,7 +344,7 @@ mod tests {
             ),
             (
                 r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "cages": [{"sum": 3, "cells": [0, 16]}]}"#,
-                "`cages[0].cells` should be a whole number from 0 to 15",
+                "`cages[0].cells[1]` should be a whole number from 0 to 15",
             ),
             (
                 r#"{"size": 4, "givens": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "cages": [{"sum": 30, "cells": [0, 1]}]}"#,

@@ -111,6 +111,7 @@ pub struct Reader<R> {
     format: Format,
     pending: Option<Line>,
     failed: bool,
+    size: Option<usize>,
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
@@ -136,7 +137,15 @@ impl<R: BufRead> Reader<R> {
             format,
             pending: Some(first),
             failed: false,
+            size: None,
         })
+    }
+
+    /// Read seed-format puzzles on a grid of side `size` instead of inferring it from the cages
+    /// (the format has no size field). Other formats carry their size and ignore this.
+    pub fn with_size(mut self, size: Option<usize>) -> Self {
+        self.size = size;
+        self
     }
 
     /// The format being read.
@@ -163,7 +172,7 @@ impl<R: BufRead> Reader<R> {
             object: None,
         };
         let entry = match self.format {
-            Format::Seed => single(seed::parse(line, &mut self.lines)?),
+            Format::Seed => single(seed::parse_sized(line, &mut self.lines, self.size)?),
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {

@@ -33,6 +33,15 @@ pub fn read_grid<R: BufRead>(input: R, size: usize) -> Result<Grid, FormatError>
             )),
         };
     }
+    let len = text.chars().count();
+    if !text.contains(char::is_whitespace) && len > size + 1 {
+        // Longer than a row: a whole-grid line of the wrong length.
+        let what = format!(
+            "the whole grid as one line of {} characters (or {size} rows); this line has {len}",
+            size * size
+        );
+        return Err(FormatError::at(first.number, expected(what, text)));
+    }
     let mut values = Vec::with_capacity(size * size);
     let mut line = Some(first);
     for row in 1..=size {
@@ -93,6 +102,10 @@ fn parse_row(text: &str, size: usize) -> Result<Vec<u8>, ErrorKind> {
             };
             match value {
                 Some(v) if v <= size => Ok(v as u8),
+                Some(v) => Err(ErrorKind::Expected {
+                    expected: format!("a value from 1 to {size} (or `.`/0 for empty); {t} is {v}"),
+                    found: excerpt(t),
+                }),
                 _ => Err(ErrorKind::Expected {
                     expected: what(),
                     found: excerpt(t),

@@ -25,8 +25,18 @@ struct RawCage {
     cells: Vec<(usize, usize)>,
 }
 
-/// Parse one puzzle whose first (count) line is `first`, reading the rest from `lines`.
+/// Parse one puzzle whose first (count) line is `first`, reading the rest from `lines`; the size
+/// is inferred (see the module comment).
 pub fn parse<R: BufRead>(first: Line, lines: &mut Lines<R>) -> Result<Puzzle, FormatError> {
+    parse_sized(first, lines, None)
+}
+
+/// As `parse`, on a grid of side `size` when it is given instead of inferring it.
+pub fn parse_sized<R: BufRead>(
+    first: Line,
+    lines: &mut Lines<R>,
+    size: Option<usize>,
+) -> Result<Puzzle, FormatError> {
     let [count] = numbers(&first, "the cage count")?;
     if count > MAX_CELLS as u64 {
         let what =
@@ -66,7 +76,7 @@ pub fn parse<R: BufRead>(first: Line, lines: &mut Lines<R>) -> Result<Puzzle, Fo
         }
         cages.push(raw);
     }
-    build(&cages, first.number)
+    build(&cages, first.number, size)
 }
 
 fn next<R: BufRead>(lines: &mut Lines<R>, what: impl Fn() -> String) -> Result<Line, FormatError> {
@@ -113,8 +123,16 @@ fn infer_size(cages: &[RawCage]) -> usize {
     })
 }
 
-fn build(raw: &[RawCage], first_line: usize) -> Result<Puzzle, FormatError> {
-    let size = infer_size(raw);
+fn build(raw: &[RawCage], first_line: usize, given: Option<usize>) -> Result<Puzzle, FormatError> {
+    let size = given.unwrap_or_else(|| infer_size(raw));
+    let outside = |c: &&RawCage| c.cells.iter().any(|&(r, col)| r >= size || col >= size);
+    if let Some(cage) = raw.iter().find(outside) {
+        let what = format!("cells inside the {size}x{size} grid given by --size");
+        return Err(FormatError::at(
+            cage.line,
+            expected(what, "a cell outside it"),
+        ));
+    }
     let geometry = Geometry::standard(size).map_err(|e| FormatError::at(first_line, e))?;
     let cages = raw
         .iter()
@@ -131,6 +149,18 @@ fn build(raw: &[RawCage], first_line: usize) -> Result<Puzzle, FormatError> {
         let line = cage_of(&e)
             .and_then(|k| raw.get(k - 1))
             .map_or(first_line, |c| c.line);
+        if given.is_none() && size != 9 {
+            // The size was a guess; the mistake may be the guess, not the puzzle.
+            let covered = raw.iter().map(|c| c.cells.len()).sum();
+            return FormatError::at(
+                line,
+                ErrorKind::GuessedSize {
+                    size,
+                    covered,
+                    inner: Box::new(e.into()),
+                },
+            );
+        }
         FormatError::at(line, e)
     })
 }

@@ -274,8 +274,12 @@ impl GeneratorConfig {
         }
         let shape = match (self.box_rows, self.box_cols) {
             (None, None) => return Geometry::standard(n).map_err(|_| ConfigError::Size(self.size)),
-            (Some(r), None) if r > 0 && n % r as usize == 0 => (r as usize, n / r as usize),
-            (None, Some(c)) if c > 0 && n % c as usize == 0 => (n / c as usize, c as usize),
+            (Some(r), None) if r > 0 && n.is_multiple_of(r as usize) => {
+                (r as usize, n / r as usize)
+            }
+            (None, Some(c)) if c > 0 && n.is_multiple_of(c as usize) => {
+                (n / c as usize, c as usize)
+            }
             (Some(r), Some(c)) => (r as usize, c as usize),
             _ => return Err(shape_error("the box side must divide the size")),
         };

@@ -74,7 +74,7 @@ pub fn repair<R: Rng>(
         rules,
         rng,
     );
-    if best.map_or(true, |b| b.score != PERFECT) {
+    if best.is_none_or(|b| b.score != PERFECT) {
         let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
         around.sort_unstable();
         around.dedup();

@@ -587,6 +587,42 @@ fn draw_page(
     }
 }
 
+/// The title's type size and lines: one line at 26 pt if it fits, else wrapped at word breaks
+/// into at most three lines at the largest of 22, 18 and 14 pt that fits the width (estimated at
+/// 0.7 em a character, more than DejaVu Sans Bold's average).
+fn title_lines(title: &str, width: f32) -> (f32, Vec<String>) {
+    let wrap = |size: f32| {
+        let max = (width / (0.7 * size)).floor() as usize;
+        let mut lines: Vec<String> = Vec::new();
+        for word in title.split_whitespace() {
+            match lines.last_mut() {
+                Some(line) if line.chars().count() + 1 + word.chars().count() <= max => {
+                    line.push(' ');
+                    line.push_str(word);
+                }
+                _ => lines.push(word.to_string()),
+            }
+        }
+        let fits = lines.iter().all(|l| l.chars().count() <= max);
+        (lines, fits)
+    };
+    for (size, most) in [(26.0, 1), (22.0, 3), (18.0, 3), (14.0, 3)] {
+        let (lines, fits) = wrap(size);
+        if fits && lines.len() <= most {
+            return (size, lines);
+        }
+    }
+    let (lines, _) = wrap(14.0);
+    (
+        14.0,
+        if lines.is_empty() {
+            vec![String::new()]
+        } else {
+            lines
+        },
+    )
+}
+
 /// What the title page says besides the title.
 struct Front {
     /// "200 puzzles · killer 9x9".
@@ -603,23 +639,27 @@ fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Ve
     let contents = &front.contents;
     let mid = area.x + area.w / 2.0;
     let top = area.y + area.h * 0.25;
+    let (size, lines) = title_lines(&settings.title, area.w);
+    for (i, line) in lines.iter().enumerate() {
+        items.push(text(
+            mid,
+            top + i as f32 * size * 1.2,
+            size,
+            line.clone(),
+            Align::Center,
+            Weight::Bold,
+        ));
+    }
+    let subtitle_y = top + (lines.len() - 1) as f32 * size * 1.2 + 30.0;
     items.push(text(
         mid,
-        top,
-        26.0,
-        settings.title.clone(),
-        Align::Center,
-        Weight::Bold,
-    ));
-    items.push(text(
-        mid,
-        top + 30.0,
+        subtitle_y,
         12.0,
         front.subtitle.clone(),
         Align::Center,
         Weight::Regular,
     ));
-    let mut y = area.y + area.h * 0.45;
+    let mut y = (area.y + area.h * 0.45).max(subtitle_y + 40.0);
     items.push(text(mid, y, 13.0, "Contents", Align::Center, Weight::Bold));
     y += 26.0;
     let (left, right) = (area.x + area.w * 0.15, area.x + area.w * 0.85);

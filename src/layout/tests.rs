@@ -187,3 +187,41 @@ fn bad_per_page_trim_and_empty_books_are_errors() {
         Err(LayoutError::Empty)
     );
 }
+
+#[test]
+fn a_long_title_wraps_inside_the_margins() {
+    let p = killers(4, 1);
+    let mut s = settings("a5", 1);
+    s.title = "The Enormous Compendium of Fiendish Killer Sudoku Puzzles".into();
+    let pages = layout_book(&s, &one_section(&p)).unwrap();
+    let titles: Vec<(f32, String)> = pages[0]
+        .drawing
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text {
+                size,
+                text,
+                weight: super::draw::Weight::Bold,
+                ..
+            } if *size >= 14.0 && text != "Contents" => Some((*size, text.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(titles.len() >= 2, "{titles:?}");
+    let width = 419.53 - 36.0 - 27.0;
+    for (size, line) in &titles {
+        assert!(
+            line.chars().count() as f32 * 0.7 * size <= width,
+            "{line} at {size} pt"
+        );
+    }
+    assert_eq!(
+        titles
+            .iter()
+            .map(|t| t.1.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.title
+    );
+}

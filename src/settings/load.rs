@@ -124,10 +124,10 @@ pub fn select(
             !several
                 || (overrides
                     .variant
-                    .map_or(true, |v| v == b.settings.generator.variant)
+                    .is_none_or(|v| v == b.settings.generator.variant)
                     && overrides
                         .size
-                        .map_or(true, |s| s == b.settings.generator.size))
+                        .is_none_or(|s| s == b.settings.generator.size))
         })
         .collect();
     if chosen.is_empty() {

@@ -318,6 +318,23 @@ impl Settings {
                 origin: origin.clone(),
                 source,
             })?;
+        let g = &self.generator;
+        let cells = usize::from(g.size) * usize::from(g.size);
+        if g.variant.has_cages()
+            && !g.allow_single_cells
+            && g.max_cage_size == Some(2)
+            && cells % 2 == 1
+        {
+            // Dominoes cannot tile an odd number of cells: every item would be rejected.
+            return Err(range(
+                "max_cage_size",
+                "2".into(),
+                format!(
+                    "3 or more, or allow_single_cells = true ({0}x{0} = {cells} cells cannot be covered by 2-cell cages)",
+                    g.size
+                ),
+            ));
+        }
         let threads = match run.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n as usize,

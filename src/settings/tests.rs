@@ -162,3 +162,19 @@ fn stored_toml_round_trips() {
     let back = Settings::from_toml(&s.to_toml(), &Origin::Defaults).unwrap();
     assert_eq!(back, s);
 }
+
+#[test]
+fn dominoes_on_an_odd_grid_are_refused_up_front() {
+    let mut settings = Settings::default();
+    settings.generator.max_cage_size = Some(2);
+    let err = settings
+        .validate("default", &Origin::Defaults)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("81 cells cannot be covered by 2-cell cages"),
+        "{err}"
+    );
+    settings.generator.size = 4;
+    assert!(settings.validate("default", &Origin::Defaults).is_ok());
+}

@@ -14,6 +14,7 @@ pub(crate) mod combos;
 mod innies;
 mod kernel;
 mod layout;
+mod linear;
 mod plain;
 mod quota;
 pub mod reference;
@@ -25,7 +26,8 @@ use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use cages::CageSet;
 use kernel::Search;
-use layout::Layout;
+use layout::{Board, Layout};
+use linear::LinearSet;
 use plain::PlainSearch;
 use std::cell::RefCell;
 
@@ -56,7 +58,16 @@ pub struct Solver {
     geometry: Geometry,
     layout: Layout,
     cages: CageSet,
+    linear: LinearSet,
+    /// Nodes before the killer search starts over with the linear sums (`HEAVY_AFTER`; tests
+    /// lower it to exercise the sums on small puzzles).
+    heavy_after: u64,
 }
+
+/// Search nodes a killer search may take with the cheap rules alone before it starts over with
+/// the derived linear sums too. The published killers need one or two nodes and never pay for
+/// the sums; the hardest public killers need them to finish in well under a second.
+const HEAVY_AFTER: u64 = 200;
 
 impl Solver {
     /// A solver for puzzles of `geometry` (builds its tables once).
@@ -65,6 +76,8 @@ impl Solver {
             geometry: geometry.clone(),
             layout: Layout::new(geometry),
             cages: CageSet::default(),
+            linear: LinearSet::default(),
+            heavy_after: HEAVY_AFTER,
         }
     }
 
@@ -82,7 +95,9 @@ impl Solver {
     /// As `solve`, giving up (`complete: false`) once the search has visited `max_nodes` nodes.
     pub fn solve_within(&mut self, puzzle: &Puzzle, limit: usize, max_nodes: u64) -> SolveReport {
         if puzzle.geometry() != &self.geometry {
+            let heavy_after = self.heavy_after;
             *self = Solver::new(puzzle.geometry());
+            self.heavy_after = heavy_after;
         }
         self.cages.load(puzzle, &self.layout);
         let mut solutions = Vec::with_capacity(limit.min(16));
@@ -91,7 +106,42 @@ impl Solver {
         let (stats, exhausted) = if cages.is_empty() {
             run_plain(layout, givens, limit, max_nodes, &mut solutions)
         } else {
-            Search::run(layout, cages, givens, limit, max_nodes, &mut solutions)
+            let first = max_nodes.min(self.heavy_after);
+            let (light, cut) =
+                Search::run(layout, cages, None, givens, limit, first, &mut solutions);
+            if cut && max_nodes > first {
+                solutions.clear();
+                let known: Vec<Board> = cages
+                    .virtuals
+                    .iter()
+                    .map(|&v| {
+                        let mut b: Board = [0; 4];
+                        for &c in cages.cells_in(v) {
+                            b[c as usize >> 6] |= 1 << (c & 63);
+                        }
+                        b
+                    })
+                    .collect();
+                self.linear
+                    .derive(layout, &cages.cages, &cages.cells, &known);
+                let rest = max_nodes - light.nodes;
+                let (heavy, cut) = Search::run(
+                    layout,
+                    cages,
+                    Some(&self.linear),
+                    givens,
+                    limit,
+                    rest,
+                    &mut solutions,
+                );
+                let stats = SolveStats {
+                    nodes: light.nodes + heavy.nodes,
+                    guesses: light.guesses + heavy.guesses,
+                };
+                (stats, cut)
+            } else {
+                (light, cut)
+            }
         };
         SolveReport {
             solutions,

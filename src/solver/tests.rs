@@ -73,8 +73,78 @@ fn check_against_reference(puzzle: &Puzzle, planted: &Grid) {
     }
 }
 
+/// As `check_against_reference`, with the linear sums from the root on.
+fn check_heavy_against_reference(puzzle: &Puzzle, planted: &Grid) {
+    let mut solver = Solver::new(puzzle.geometry());
+    solver.heavy_after = 0;
+    let fast = solver.solve(puzzle, 3);
+    let slow = brute_force_solutions(puzzle, 3);
+    assert_eq!(
+        fast.solutions.len(),
+        slow.len(),
+        "count differs on {puzzle:?}"
+    );
+    for (i, s) in fast.solutions.iter().enumerate() {
+        assert!(puzzle.is_solution(s), "not a solution: {s:?}");
+        assert!(!fast.solutions[..i].contains(s), "repeated solution");
+    }
+    if fast.solutions.len() < 3 {
+        assert!(fast.solutions.contains(planted));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn linear_sums_agree_with_exhaustive_search(
+        seed in any::<u64>(),
+        which in 0usize..11,
+        cover in 0.5f64..=1.0,
+        given in 0.0f64..0.4,
+    ) {
+        let geometry = &small_geometries()[which];
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(geometry, &mut rng);
+        let given = if geometry.size() == 6 { given.max(0.2) } else { given };
+        let puzzle = random_puzzle(geometry, &solution, cover, given, &mut rng);
+        check_heavy_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn linear_sums_hold_on_the_planted_grid(seed in any::<u64>(), which in 0usize..4) {
+        // Every derived sum is an identity of the puzzle: the planted solution satisfies it.
+        let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(&geometry, &mut rng);
+        let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
+        let layout = Layout::new(&geometry);
+        let mut cages = CageSet::default();
+        cages.load(&puzzle, &layout);
+        let mut set = super::linear::LinearSet::default();
+        set.derive(&layout, &cages.cages, &cages.cells, &[]);
+        let digit = |c: u8| solution.values()[c as usize] as i64;
+        for sum in &set.sums {
+            let terms = &set.terms[sum.start as usize..][..sum.len as usize];
+            let total: i64 = terms
+                .iter()
+                .map(|t| if t.negative { -digit(t.cell) } else { digit(t.cell) })
+                .sum();
+            prop_assert_eq!(total, sum.sum as i64);
+            for (i, a) in terms.iter().enumerate() {
+                for b in &terms[i + 1..] {
+                    if a.group == b.group {
+                        prop_assert!(a.negative == b.negative);
+                        prop_assert_ne!(digit(a.cell), digit(b.cell));
+                    }
+                }
+            }
+            if let Some(info) = sum.cage {
+                let cells = set.cells_in(info);
+                prop_assert_eq!(cells.iter().map(|&c| digit(c)).sum::<i64>(), info.sum as i64);
+            }
+        }
+    }
 
     #[test]
     fn small_grids_agree_with_exhaustive_search(
@@ -147,7 +217,7 @@ proptest! {
         let layout = Layout::new(&geometry);
         let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
         run_plain(&layout, puzzle.givens().values(), 3, u64::MAX, &mut by_plain);
-        Search::run(&layout, &CageSet::default(), puzzle.givens().values(), 3, u64::MAX, &mut by_cells);
+        Search::run(&layout, &CageSet::default(), None, puzzle.givens().values(), 3, u64::MAX, &mut by_cells);
         prop_assert_eq!(by_plain.len(), by_cells.len());
         prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
         if by_plain.len() < 3 {

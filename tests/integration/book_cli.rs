@@ -414,3 +414,61 @@ fn bleed_grows_the_media_box_and_keeps_the_trim_box_on_the_page() {
         );
     }
 }
+
+#[test]
+fn books_that_issue_their_puzzles_never_share_one_and_a_reissue_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for suffix in ["", "-wal"] {
+        let mut from = db().as_os_str().to_owned();
+        from.push(suffix);
+        if Path::new(&from).exists() {
+            std::fs::copy(&from, d.join(format!("p.db{suffix}"))).unwrap();
+        }
+    }
+    let nine = ["--variant", "killer", "--size", "9", "--count", "3"];
+    for (name, out) in [("vol1", "a.pdf"), ("vol2", "b.pdf")] {
+        let mut args = vec!["book", "--db", "p.db", "--issue", name, "-o", out];
+        args.extend(nine);
+        ok(d, &args);
+    }
+    let store = Store::open_read_only(&d.join("p.db")).unwrap();
+    let issued = store.issued_ids().unwrap();
+    assert_eq!(issued.len(), 6, "{issued:?}");
+    assert_ne!(
+        std::fs::read(d.join("a.pdf")).unwrap(),
+        std::fs::read(d.join("b.pdf")).unwrap()
+    );
+    drop(store);
+    let first = issued[0].to_string();
+    let err = fails(
+        d,
+        &[
+            "book", "--db", "p.db", "--issue", "vol3", "--ids", &first, "-o", "c.pdf",
+        ],
+    );
+    assert!(
+        err.contains(&first) && err.contains("issued before"),
+        "{err}"
+    );
+    assert!(!d.join("c.pdf").exists());
+    // 10 killers 9x9, 6 issued: 5 more unissued ones are not there.
+    let err = fails(
+        d,
+        &[
+            "book",
+            "--db",
+            "p.db",
+            "--exclude-issued",
+            "--variant",
+            "killer",
+            "--size",
+            "9",
+            "--count",
+            "5",
+            "-o",
+            "c.pdf",
+        ],
+    );
+    assert!(err.contains("has 4 unissued"), "{err}");
+}

@@ -28,6 +28,10 @@ fn assert_unique_and_stored(entries: &[Entry]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn source_example_solves_to_its_published_solution() {
     let Some(data) = shared_data() else { return };
     let puzzle_file = data.join("killer/seed001_example.txt");
@@ -47,6 +51,10 @@ fn source_example_solves_to_its_published_solution() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn krazydad_killers_are_unique_and_match_their_solutions() {
     let Some(data) = shared_data() else { return };
     let entries = entries(&data.join("killer/krazydad_vol1.jsonl"));
@@ -55,6 +63,10 @@ fn krazydad_killers_are_unique_and_match_their_solutions() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn solo_killers_are_unique_and_match_their_solutions() {
     let Some(data) = shared_data() else { return };
     let levels = entries(&data.join("killer/solo_levels.jsonl"));
@@ -65,6 +77,10 @@ fn solo_killers_are_unique_and_match_their_solutions() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn first_thousand_seventeen_clue_puzzles_are_unique() {
     let Some(data) = shared_data() else { return };
     let entries = entries(&data.join("sudoku/17_clue.txt"));
@@ -77,6 +93,10 @@ fn first_thousand_seventeen_clue_puzzles_are_unique() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn bench_counts_every_standard_set() {
     let Some(data) = shared_data() else { return };
     let out = run(&[
@@ -103,4 +123,27 @@ fn bench_counts_every_standard_set() {
         let row = row.unwrap_or_else(|| panic!("no row for {set} in\n{table}"));
         assert!(row.ends_with(counts), "{row}");
     }
+}
+
+#[test]
+fn hardest_killers_match_their_solutions() {
+    // The three quickest of the hard set (the rest take seconds each; `bench --file` times them).
+    let Some(data) = shared_data() else { return };
+    let path = data.join("killer/hard_killers.jsonl");
+    if !path.exists() {
+        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+        return;
+    }
+    let entries = entries(&path);
+    let quick: Vec<Entry> = entries
+        .into_iter()
+        .filter(|e| ["Wecoc #1", "Wecoc #2"].contains(&id_of(e).as_str()))
+        .collect();
+    assert!(!quick.is_empty());
+    assert_unique_and_stored(&quick);
+}
+
+fn id_of(entry: &Entry) -> String {
+    let id = entry.object.as_ref().and_then(|o| o.get("id"));
+    id.and_then(|v| v.as_str()).unwrap_or_default().to_string()
 }

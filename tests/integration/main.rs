@@ -7,5 +7,6 @@ mod export_links_cli;
 mod feed_cli;
 mod generate_cli;
 mod grader_soundness;
+mod readme;
 mod robustness;
 mod solve_cli;

@@ -11,8 +11,14 @@ use crate::solver::layout::Board;
 impl Search<'_> {
     /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
     pub(super) fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
+        let cages = self.cages;
+        self.cage_over(st, cages.cells_in(info), info.sum)
+    }
+
+    /// Restrict the open cells of `cells` (distinct digits adding up to `sum`) to the digits of
+    /// the combinations still possible.
+    pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
         let layout = self.layout;
-        let cells = self.cages.cells_in(info);
         let mut used = 0u16;
         let mut placed_sum = 0usize;
         let mut open = [0u8; 16];
@@ -30,7 +36,7 @@ impl Search<'_> {
                 k += 1;
             }
         }
-        let s = (info.sum as usize)
+        let s = (sum as usize)
             .checked_sub(placed_sum)
             .ok_or(Contradiction)?;
         match k {
@@ -83,7 +89,7 @@ impl Search<'_> {
             return Err(Contradiction);
         }
         let mut distinct = !used;
-        if s % 2 == 0 {
+        if s.is_multiple_of(2) {
             distinct &= !(1 << (s / 2 - 1));
         }
         let xa = st.cand[a] & distinct;

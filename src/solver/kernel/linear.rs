@@ -1,0 +1,214 @@
+//! The linear-sum rule of the killer kernel (for the derived sums of `solver::linear`): bounds on
+//! the total from each group's smallest and largest distinct digits, each open cell kept within
+//! the slack they leave, and two open cells matched digit by digit.
+
+use super::{digit_of, is_single, Contradiction, Search, State, Step};
+use crate::solver::combos::mirror;
+use crate::solver::linear::{Linear, Term, MAX_TERMS};
+
+/// Digits `1..=m` as bits (none for `m <= 0`, all sixteen for `m >= 16`).
+#[inline]
+fn up_to(m: i32) -> u16 {
+    if m <= 0 {
+        0
+    } else if m >= 16 {
+        u16::MAX
+    } else {
+        (1u16 << m) - 1
+    }
+}
+
+/// Digits `m..=16` as bits.
+#[inline]
+fn from(m: i32) -> u16 {
+    !up_to(m - 1)
+}
+
+/// The sum of the `t` smallest digits of `set` and the `t`-th smallest itself (`None` if `set`
+/// holds fewer than `t`).
+#[inline]
+fn smallest(mut set: u16, t: usize) -> Option<(i32, i32)> {
+    let (mut total, mut last) = (0, 0);
+    for _ in 0..t {
+        if set == 0 {
+            return None;
+        }
+        last = digit_of(set & set.wrapping_neg()) as i32;
+        total += last;
+        set &= set - 1;
+    }
+    Some((total, last))
+}
+
+/// The sum of the `t` largest digits of `set` and the `t`-th largest itself.
+#[inline]
+fn largest(mut set: u16, t: usize) -> Option<(i32, i32)> {
+    let (mut total, mut last) = (0, 0);
+    for _ in 0..t {
+        if set == 0 {
+            return None;
+        }
+        let top = 15 - set.leading_zeros() as usize;
+        last = top as i32 + 1;
+        total += last;
+        set &= !(1 << top);
+    }
+    Some((total, last))
+}
+
+/// What one group of a sum contributes: the open cells' bounds and the digits they may take.
+#[derive(Copy, Clone, Default)]
+struct Group {
+    start: u8,
+    end: u8,
+    negative: bool,
+    /// The `t`-th smallest and largest of `open` (t = open cells).
+    kth_small: i8,
+    kth_large: i8,
+    /// Digits the open cells may still take (the group's placed digits removed).
+    open: u16,
+}
+
+impl Search<'_> {
+    /// Enforce the linear sum `sum`.
+    #[inline(never)]
+    pub(super) fn linear(&mut self, st: &mut State, sum: Linear) -> Step {
+        let set = self
+            .linear_set
+            .expect("linear sums are enforced only when derived");
+        if let Some(info) = sum.cage {
+            return self.cage_over(st, set.cells_in(info), info.sum);
+        }
+        let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
+        let mut groups = [Group::default(); MAX_TERMS];
+        let mut count = 0;
+        let (mut lo, mut hi) = (0i32, 0i32);
+        let mut opens = 0;
+        let mut i = 0;
+        while i < terms.len() {
+            let g = terms[i].group;
+            let start = i;
+            let (mut placed, mut union, mut fixed, mut t) = (0u16, 0u16, 0i32, 0usize);
+            while i < terms.len() && terms[i].group == g {
+                let x = st.cand[terms[i].cell as usize];
+                if is_single(x) {
+                    if placed & x != 0 {
+                        return Err(Contradiction);
+                    }
+                    placed |= x;
+                    fixed += digit_of(x) as i32;
+                } else {
+                    union |= x;
+                    t += 1;
+                }
+                i += 1;
+            }
+            let open = union & !placed;
+            let (small, kth_small) = smallest(open, t).ok_or(Contradiction)?;
+            let (large, kth_large) = largest(open, t).ok_or(Contradiction)?;
+            let (glo, ghi) = (fixed + small, fixed + large);
+            let negative = terms[start].negative;
+            if negative {
+                lo -= ghi;
+                hi -= glo;
+            } else {
+                lo += glo;
+                hi += ghi;
+            }
+            if t > 0 {
+                opens += t;
+                groups[count] = Group {
+                    start: start as u8,
+                    end: i as u8,
+                    negative,
+                    kth_small: kth_small as i8,
+                    kth_large: kth_large as i8,
+                    open,
+                };
+                count += 1;
+            }
+        }
+        let target = sum.sum as i32;
+        if target < lo || target > hi {
+            return Err(Contradiction);
+        }
+        if opens == 2 {
+            return self.linear_pair(st, terms, target);
+        }
+        let (up, down) = (target - lo, hi - target);
+        for g in &groups[..count] {
+            let (above, below) = if g.negative { (down, up) } else { (up, down) };
+            let keep =
+                g.open & up_to(g.kth_small as i32 + above) & from(g.kth_large as i32 - below);
+            if keep == g.open {
+                continue;
+            }
+            for t in &terms[g.start as usize..g.end as usize] {
+                let c = t.cell as usize;
+                let x = st.cand[c];
+                if !is_single(x) {
+                    self.narrow_linear(st, c, x & keep)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Exactly two open cells: each keeps the digits the other can complete.
+    fn linear_pair(&mut self, st: &mut State, terms: &[Term], target: i32) -> Step {
+        // The rest of the total, with the placed digits taken off.
+        let mut rest = target;
+        let mut open = [(0usize, false, 0u8); 2];
+        let mut k = 0;
+        for t in terms {
+            let x = st.cand[t.cell as usize];
+            let d = if is_single(x) { digit_of(x) as i32 } else { 0 };
+            if d > 0 {
+                rest -= if t.negative { -d } else { d };
+            } else if k < 2 {
+                open[k] = (t.cell as usize, t.negative, t.group);
+                k += 1;
+            }
+        }
+        let [(a, na, ga), (b, nb, gb)] = open;
+        let (xa, xb) = (st.cand[a], st.cand[b]);
+        let (ya, yb) = match (na, nb) {
+            (false, false) | (true, true) => {
+                // a + b = s (both negated: a + b = -rest).
+                let s = if na { -rest } else { rest };
+                if !(2..=32).contains(&s) {
+                    return Err(Contradiction);
+                }
+                let s = s as usize;
+                let mut ya = xa & mirror(xb, s);
+                if ga == gb && s % 2 == 0 {
+                    ya &= !(1 << (s / 2 - 1));
+                }
+                let yb = xb & mirror(ya, s);
+                (ya, yb)
+            }
+            _ => {
+                // positive - negative = rest: the positive cell is the other shifted up.
+                let (xp, xq) = if na { (xb, xa) } else { (xa, xb) };
+                let shift = |x: u16, by: i32| -> u16 {
+                    if by >= 16 || by <= -16 {
+                        0
+                    } else if by >= 0 {
+                        x << by
+                    } else {
+                        x >> -by
+                    }
+                };
+                let yp = xp & shift(xq, rest);
+                let yq = xq & shift(yp, -rest);
+                if na {
+                    (yq, yp)
+                } else {
+                    (yp, yq)
+                }
+            }
+        };
+        self.narrow_linear(st, a, ya)?;
+        self.narrow_linear(st, b, yb)
+    }
+}

@@ -1,0 +1,249 @@
+//! Derived linear sums for hard killers: over a union of houses (a run of rows or columns, or a
+//! box) the digits add up to a known total, so the cages mostly inside it (the pieces) fix the
+//! difference between the piece cells sticking out (+1 each) and the region cells the pieces
+//! leave uncovered (-1 each). Innies (nothing sticks out), outies (nothing left uncovered) and
+//! the mixed innie-outie sums all come out of one rule, without the small size limit of
+//! `innies`, as are the rest of each house beside the cages wholly inside it (a hidden cage).
+//!
+//! After the region and cage unions of sigh's Interactive Sudoku Solver (`optimizer.js`:
+//! `_makeInnieOutieSumHandlers`, `_makeHiddenCageHandlers`), written anew for this kernel. The
+//! kernel enforces them only once a search proves hard (they cost more than they save on the
+//! published killers, which need one or two nodes).
+
+use super::cages::CageInfo;
+use super::layout::{board_cells, Board, Layout};
+
+/// At most this many linear sums (the kernel tracks them in a 256-bit set).
+pub(crate) const MAX_LINEAR: usize = 256;
+/// At most this many cells in one linear sum.
+pub(crate) const MAX_TERMS: usize = 24;
+
+/// One cell of a linear sum: its coefficient is +1 or -1, and cells of one `group` (all of one
+/// sign) see each other, so they hold distinct digits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Term {
+    pub(crate) cell: u8,
+    pub(crate) negative: bool,
+    pub(crate) group: u8,
+}
+
+/// A derived sum: `terms[start..start + len]` add up to `sum` (coefficients +-1).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Linear {
+    pub(crate) start: u16,
+    pub(crate) len: u8,
+    pub(crate) sum: i16,
+    /// All positive and mutually distinct: a cage in all but name, checked by combinations (its
+    /// cells are in `LinearSet::cells`).
+    pub(crate) cage: Option<CageInfo>,
+}
+
+/// The linear sums of one puzzle and which cells each one reads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinearSet {
+    pub(crate) sums: Vec<Linear>,
+    pub(crate) terms: Vec<Term>,
+    /// Per cell, the sums holding it.
+    pub(crate) of_cell: Vec<[u64; 4]>,
+    /// Per cell, the sums holding it or one of its peers.
+    pub(crate) near_cell: Vec<[u64; 4]>,
+    /// The cells of the cage-like sums (see `Linear::cage`).
+    pub(crate) cells: Vec<u8>,
+    /// Keys (positive cells, negative cells) of the sums kept, for removing repeats.
+    seen: Vec<(Board, Board)>,
+}
+
+fn count(b: &Board) -> usize {
+    b.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+fn and_not(a: &Board, b: &Board) -> Board {
+    std::array::from_fn(|w| a[w] & !b[w])
+}
+
+fn or(a: &Board, b: &Board) -> Board {
+    std::array::from_fn(|w| a[w] | b[w])
+}
+
+fn and(a: &Board, b: &Board) -> Board {
+    std::array::from_fn(|w| a[w] & b[w])
+}
+
+impl LinearSet {
+    /// Derive the sums of a puzzle with the given cages (`cells` holds their cells; `known`
+    /// lists cell sets whose sums the kernel already has, skipped here).
+    pub(crate) fn derive(
+        &mut self,
+        layout: &Layout,
+        infos: &[CageInfo],
+        cells: &[u8],
+        known: &[Board],
+    ) {
+        self.sums.clear();
+        self.terms.clear();
+        self.seen.clear();
+        self.cells.clear();
+        let n = layout.n;
+        let cages: Vec<(Board, usize, i64)> = infos
+            .iter()
+            .map(|info| {
+                let mut b: Board = [0; 4];
+                for &c in &cells[info.start as usize..][..info.len as usize] {
+                    b[c as usize >> 6] |= 1 << (c & 63);
+                }
+                (b, info.len as usize, info.sum as i64)
+            })
+            .collect();
+        let house_total = (n * (n + 1) / 2) as i64;
+        let mut found: Vec<(Board, Board, i64)> = Vec::new();
+        let mut regions: Vec<(Board, i64)> = Vec::new();
+        for dir in 0..2 {
+            for lo in 0..n {
+                let mut region: Board = [0; 4];
+                for hi in lo..n.min(lo + n - 1) {
+                    region = or(&region, &layout.house_bits[dir * n + hi]);
+                    regions.push((region, (hi - lo + 1) as i64 * house_total));
+                }
+            }
+        }
+        for b in 0..n {
+            regions.push((layout.house_bits[2 * n + b], house_total));
+        }
+        for (region, total) in &regions {
+            // Three choices of pieces: the cages wholly inside, those mostly inside, and every
+            // cage meeting the region.
+            for rule in 0..3 {
+                let (mut pieces, mut sum): (Board, i64) = ([0; 4], 0);
+                for (cage, len, s) in &cages {
+                    let inside = count(&and(cage, region));
+                    let take = match rule {
+                        0 => inside == *len,
+                        1 => 2 * inside > *len,
+                        _ => inside > 0,
+                    };
+                    if take {
+                        pieces = or(&pieces, cage);
+                        sum += s;
+                    }
+                }
+                let plus = and_not(&pieces, region);
+                let minus = and_not(region, &pieces);
+                let size = count(&plus) + count(&minus);
+                if size == 0 || size > MAX_TERMS.min(2 * n) {
+                    continue;
+                }
+                found.push((plus, minus, sum - total));
+            }
+        }
+        found.sort_by_key(|(p, m, _)| count(p) + count(m));
+        for (plus, minus, sum) in found {
+            if self.sums.len() == MAX_LINEAR {
+                break;
+            }
+            let key = (plus, minus);
+            if self.seen.contains(&key) || (minus == [0; 4] && known.contains(&plus)) {
+                continue;
+            }
+            if cages.iter().any(|(c, _, _)| minus == [0; 4] && *c == plus) {
+                continue;
+            }
+            self.seen.push(key);
+            self.push(layout, &plus, &minus, sum);
+        }
+        self.of_cell.clear();
+        self.of_cell.resize(layout.cells, [0; 4]);
+        self.near_cell.clear();
+        self.near_cell.resize(layout.cells, [0; 4]);
+        for (i, s) in self.sums.iter().enumerate() {
+            for t in &self.terms[s.start as usize..][..s.len as usize] {
+                let c = t.cell as usize;
+                self.of_cell[c][i >> 6] |= 1 << (i & 63);
+                self.near_cell[c][i >> 6] |= 1 << (i & 63);
+                for &p in layout.peers(c) {
+                    self.near_cell[p as usize][i >> 6] |= 1 << (i & 63);
+                }
+            }
+        }
+    }
+
+    /// The cells of a cage-like sum.
+    #[inline]
+    pub(crate) fn cells_in(&self, info: CageInfo) -> &[u8] {
+        &self.cells[info.start as usize..info.start as usize + info.len as usize]
+    }
+
+    /// Store one sum, grouping its cells greedily into sets of mutual peers.
+    fn push(&mut self, layout: &Layout, plus: &Board, minus: &Board, sum: i64) {
+        let start = self.terms.len();
+        let mut groups: Vec<(Board, bool)> = Vec::new();
+        for (part, negative) in [(plus, false), (minus, true)] {
+            for c in board_cells(part) {
+                let peers = &layout.peer_bits[c as usize];
+                let g = groups
+                    .iter()
+                    .position(|(g, neg)| *neg == negative && and_not(g, peers) == [0; 4]);
+                let g = match g {
+                    Some(g) => g,
+                    None => {
+                        groups.push(([0; 4], negative));
+                        groups.len() - 1
+                    }
+                };
+                groups[g].0[c as usize >> 6] |= 1 << (c & 63);
+                self.terms.push(Term {
+                    cell: c,
+                    negative,
+                    group: g as u8,
+                });
+            }
+        }
+        // Keep each group's cells together (the kernel walks a group as one run).
+        self.terms[start..].sort_by_key(|t| t.group);
+        let len = self.terms.len() - start;
+        let cage = (groups.len() == 1 && !groups[0].1 && sum > 0).then(|| {
+            let at = self.cells.len() as u16;
+            self.cells
+                .extend(self.terms[start..].iter().map(|t| t.cell));
+            CageInfo {
+                start: at,
+                len: len as u8,
+                sum: sum as u16,
+                distinct: true,
+            }
+        });
+        self.sums.push(Linear {
+            start: start as u16,
+            len: len as u8,
+            sum: sum.clamp(i16::MIN as i64, i16::MAX as i64) as i16,
+            cage,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+
+    #[test]
+    fn innie_outie_of_a_row() {
+        // 4x4: cage {r1c1, r1c2, r2c2} = 7 mostly in row 1; row 1 sums to 10, so r2c2 - r1c3 -
+        // r1c4 = 7 - 10 = -3.
+        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let info = CageInfo {
+            start: 0,
+            len: 3,
+            sum: 7,
+            distinct: true,
+        };
+        let mut set = LinearSet::default();
+        set.derive(&layout, &[info], &[0, 1, 5], &[]);
+        let found = set.sums.iter().any(|s| {
+            let terms = &set.terms[s.start as usize..][..s.len as usize];
+            let mut t: Vec<(u8, bool)> = terms.iter().map(|t| (t.cell, t.negative)).collect();
+            t.sort();
+            s.sum == -3 && t == [(2, true), (3, true), (5, false)]
+        });
+        assert!(found);
+    }
+}
