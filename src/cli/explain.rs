@@ -10,7 +10,7 @@ use anyhow::Context;
 use serde_json::{json, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{self, Entry, Format, Reader};
+use sudoku_press::format::{Entry, Format};
 use sudoku_press::grader::techniques::tier_of;
 use sudoku_press::grader::text::{hints, house_name, step_text};
 use sudoku_press::grader::{solve_logically, Path};
@@ -44,13 +44,8 @@ pub struct Args {
 
 /// Run `explain`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = if args.file == "-" {
-        "<stdin>"
-    } else {
-        &args.file
-    };
-    let input = format::open_input(&args.file).with_context(|| format!("cannot open {name}"))?;
-    let reader = Reader::new(input, args.input_format).context(name.to_string())?;
+    let name = super::input_name(&args.file);
+    let reader = super::read_puzzles(&args.file, args.input_format)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut ungraded = 0;
     for (index, entry) in reader.enumerate() {

@@ -78,6 +78,32 @@ pub fn run() -> anyhow::Result<ExitCode> {
 }
 
 /// Is this error (anywhere in its chain) a broken pipe on output? That is a normal end.
+/// The puzzles of FILE (`-`: standard input, with a note when that is a terminal) as a reader
+/// of `format` (detected when `None`); errors name the file. `solve`, `rate` and `explain` read
+/// their input this way.
+pub fn read_puzzles(
+    file: &str,
+    format: Option<sudoku_press::format::Format>,
+) -> anyhow::Result<sudoku_press::format::Reader<Box<dyn std::io::BufRead>>> {
+    use anyhow::Context;
+    use std::io::IsTerminal;
+    if file == "-" && std::io::stdin().is_terminal() {
+        eprintln!("reading puzzles from standard input (end with Ctrl-D; give a FILE to read one)");
+    }
+    let input = check::open(file)?;
+    sudoku_press::format::Reader::new(input, format).context(input_name(file).to_string())
+}
+
+/// How messages name FILE: `<stdin>` for `-`.
+pub fn input_name(file: &str) -> &str {
+    if file == "-" {
+        "<stdin>"
+    } else {
+        file
+    }
+}
+
+/// Is this error a closed stdout (a normal end, e.g. `| head`)?
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()

@@ -9,7 +9,7 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{self, jsonl, Entry, Format, Reader};
+use sudoku_press::format::{jsonl, Entry, Format};
 use sudoku_press::grader::Grade;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
@@ -30,13 +30,8 @@ pub struct Args {
 
 /// Run `rate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = if args.file == "-" {
-        "<stdin>"
-    } else {
-        &args.file
-    };
-    let input = format::open_input(&args.file).with_context(|| format!("cannot open {name}"))?;
-    let reader = Reader::new(input, args.format).context(name.to_string())?;
+    let name = super::input_name(&args.file);
+    let reader = super::read_puzzles(&args.file, args.format)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let (mut written, mut ungraded) = (0usize, 0usize);
     let rated = rate_stream(reader, args.threads, |entry, grade| {

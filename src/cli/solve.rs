@@ -6,9 +6,9 @@
 //! (`undecided`; each one is marked in the output); 2 on bad input.
 
 use anyhow::Context;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{self, jsonl, plain, Format, Reader};
+use sudoku_press::format::{self, jsonl, plain, Format};
 use sudoku_press::pipeline::solve::{solve_stream, Answer, Item, SolveStreamError};
 use sudoku_press::settings::MAX_THREADS;
 
@@ -48,18 +48,8 @@ pub struct Args {
 
 /// Run `solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = if args.file == "-" {
-        "<stdin>"
-    } else {
-        &args.file
-    };
-    if args.file == "-" && std::io::stdin().is_terminal() {
-        eprintln!("reading puzzles from standard input (end with Ctrl-D; give a FILE to read one)");
-    }
-    let input = super::check::open(&args.file)?;
-    let reader = Reader::new(input, args.format)
-        .context(name.to_string())?
-        .with_size(args.size);
+    let name = super::input_name(&args.file);
+    let reader = super::read_puzzles(&args.file, args.format)?.with_size(args.size);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut printer = Printer {
         format: reader.format(),
