@@ -35,6 +35,14 @@ pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
     let Value::Object(object) = value else {
         return Err(field_error(line, "the line", "a JSON object", &value));
     };
+    if let Some(key) = repeated_key(text) {
+        let kind = ErrorKind::Field {
+            field: key,
+            expected: "given once".into(),
+            found: "it twice (a reader would silently keep only the last)".into(),
+        };
+        return Err(FormatError::at(line, kind));
+    }
     let fields = Fields {
         object: &object,
         line,
@@ -45,6 +53,39 @@ pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
         solution,
         object,
     })
+}
+
+/// The first key that appears twice in the line's top-level object, if any (`serde_json` keeps
+/// the last value of a repeated key without a word).
+fn repeated_key(text: &str) -> Option<String> {
+    struct Keys(Option<String>);
+    impl<'de> serde::Deserialize<'de> for Keys {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Keys, A::Error> {
+                    let mut seen = std::collections::HashSet::new();
+                    let mut repeated = None;
+                    while let Some(key) = map.next_key::<String>()? {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        if !seen.insert(key.clone()) && repeated.is_none() {
+                            repeated = Some(key);
+                        }
+                    }
+                    Ok(Keys(repeated))
+                }
+            }
+            d.deserialize_map(Visit)
+        }
+    }
+    serde_json::from_str::<Keys>(text).ok().and_then(|k| k.0)
 }
 
 fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> FormatError {
@@ -290,6 +331,17 @@ mod tests {
 
     fn line(text: &str) -> String {
         text.replace('\n', " ")
+    }
+
+    #[test]
+    fn a_repeated_key_is_named_not_silently_dropped() {
+        let twice = line(SMALL).replacen(r#""id": "x","#, r#""id": "x", "size": 9,"#, 1);
+        let err = parse_line(&twice, 3).unwrap_err().to_string();
+        assert!(
+            err.contains("line 3") && err.contains("`size` should be given once"),
+            "{err}"
+        );
+        assert!(parse_line(&line(SMALL), 3).is_ok());
     }
 
     #[test]
