@@ -142,7 +142,7 @@ impl Store {
 
     /// The puzzles feed `channel` issued on `date` (empty when the day is not issued).
     pub fn issued_on(&self, channel: &str, date: &str) -> Result<Vec<Issued>, StoreError> {
-        if !self.has_issued_table()? {
+        if !self.has_issues_table()? {
             return Ok(Vec::new());
         }
         Self::day_rows(&self.conn, channel, date).map_err(|e| self.err(e))
@@ -155,7 +155,7 @@ impl Store {
         last: &str,
         limit: usize,
     ) -> Result<Vec<String>, StoreError> {
-        if !self.has_issued_table()? {
+        if !self.has_issues_table()? {
             return Ok(Vec::new());
         }
         let mut stmt = self
@@ -174,7 +174,7 @@ impl Store {
 
     /// Unissued puzzles (no puzzle of the same canonical form issued) of a variant, size and level.
     pub fn count_unissued(&self, variant: &str, size: u32, level: &str) -> Result<u64, StoreError> {
-        let sql = match self.has_issued_table()? {
+        let sql = match self.has_issues_table()? {
             true => format!("SELECT count(*) {UNISSUED}"),
             false => "SELECT count(*) FROM puzzles p WHERE p.variant = ?1 AND p.size = ?2 AND p.level = ?3".into(),
         };
@@ -221,7 +221,7 @@ impl Store {
 
     /// Ids of the stored puzzles issued so far, or equal under the canonical form to one issued.
     pub fn issued_ids(&self) -> Result<Vec<i64>, StoreError> {
-        if !self.has_issued_table()? {
+        if !self.has_issues_table()? {
             return Ok(Vec::new());
         }
         let mut stmt = self
@@ -230,19 +230,6 @@ impl Store {
             .map_err(|e| self.err(e))?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
         rows.collect::<rusqlite::Result<_>>()
-            .map_err(|e| self.err(e))
-    }
-
-    /// Does this file have the `issued` table? (A revision-1 file opened read-only has not.)
-    fn has_issued_table(&self) -> Result<bool, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'issued'",
-                [],
-                |_| Ok(()),
-            )
-            .optional()
-            .map(|found| found.is_some())
             .map_err(|e| self.err(e))
     }
 }
