@@ -139,16 +139,21 @@ fn solution_text(p: &DayPuzzle) -> String {
         .join("\n")
 }
 
-/// The day's HTML page: each puzzle with its links, the solution folded away.
-pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
+/// "Title #number — Weekday date", the heading of the day's page and PDF.
+fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     let number = puzzles
         .first()
         .map_or(config.number(date), |p| p.issued.number);
-    let title = format!(
+    format!(
         "{} #{number} — {} {date}",
         config.title,
         WEEKDAY_NAMES[date.weekday()]
-    );
+    )
+}
+
+/// The day's HTML page: each puzzle with its links, the solution folded away.
+pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
+    let title = day_title(config, date, puzzles);
     let mut html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{t}</title>\n\
          <link rel=\"alternate\" type=\"application/feed+json\" href=\"feed.json\">\n\
@@ -194,14 +199,7 @@ pub fn day_pdf(
     date: Date,
     puzzles: &[DayPuzzle],
 ) -> Result<Vec<u8>, FeedError> {
-    let number = puzzles
-        .first()
-        .map_or(config.number(date), |p| p.issued.number);
-    let title = format!(
-        "{} #{number} — {} {date}",
-        config.title,
-        WEEKDAY_NAMES[date.weekday()]
-    );
+    let title = day_title(config, date, puzzles);
     let entries: Vec<BookEntry> = puzzles
         .iter()
         .enumerate()

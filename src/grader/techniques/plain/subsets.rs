@@ -7,7 +7,7 @@
 
 use super::{digit_list, digits, for_each_subset, house_name, houses, names, open_in, Board};
 use crate::bitset::DigitSet;
-use crate::geometry::{Cell, Digit};
+use crate::geometry::{Cell, Digit, House};
 use crate::grader::step::{Step, Technique};
 
 /// Naked pair: two cells of a house with the same two candidates.
@@ -82,27 +82,42 @@ fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
                         .map(move |d| (c, d))
                 })
                 .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
-            let mut step = Step::new(technique);
-            step.eliminations = eliminations;
-            step.reason = format!(
-                "Naked {} {} in {} ({}): these cells hold exactly these digits",
-                kind_name(k),
-                digit_list(union),
-                names(board, &subset),
-                house_name(board, house)
-            );
-            step.cells = subset;
-            step.houses = vec![house];
-            Some(step)
+            let reason = |cells: &[Cell]| {
+                format!(
+                    "Naked {} {} in {} ({}): these cells hold exactly these digits",
+                    kind_name(k),
+                    digit_list(union),
+                    names(board, cells),
+                    house_name(board, house)
+                )
+            };
+            subset_step(technique, eliminations, reason, subset, house)
         });
         if found.is_some() {
             return found;
         }
     }
     None
+}
+
+/// The step of a naked or hidden subset in `house`, if it removes anything (the reason is
+/// worded only then).
+fn subset_step(
+    technique: Technique,
+    eliminations: Vec<(Cell, Digit)>,
+    reason: impl FnOnce(&[Cell]) -> String,
+    cells: Vec<Cell>,
+    house: House,
+) -> Option<Step> {
+    if eliminations.is_empty() {
+        return None;
+    }
+    let mut step = Step::new(technique);
+    step.eliminations = eliminations;
+    step.reason = reason(&cells);
+    step.cells = cells;
+    step.houses = vec![house];
+    Some(step)
 }
 
 fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
@@ -142,21 +157,16 @@ fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
                         .map(move |d| (c, d))
                 })
                 .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
-            let mut step = Step::new(technique);
-            step.eliminations = eliminations;
-            step.reason = format!(
-                "Hidden {} {} in {} ({}): these digits have no other place there",
-                kind_name(k),
-                digit_list(set),
-                names(board, &cells),
-                house_name(board, house)
-            );
-            step.cells = cells;
-            step.houses = vec![house];
-            Some(step)
+            let reason = |cells: &[Cell]| {
+                format!(
+                    "Hidden {} {} in {} ({}): these digits have no other place there",
+                    kind_name(k),
+                    digit_list(set),
+                    names(board, cells),
+                    house_name(board, house)
+                )
+            };
+            subset_step(technique, eliminations, reason, cells, house)
         });
         if found.is_some() {
             return found;
