@@ -284,7 +284,20 @@ impl Store {
     }
 
     /// Is this ours (`true`), a new empty file to initialize (`false`), or foreign (error)?
+    /// The header fields and the schema are read in one transaction: read statement by statement,
+    /// another process creating the schema meanwhile made a new database look foreign.
     fn recognize(&self) -> Result<bool, StoreError> {
+        if !self.conn.is_autocommit() {
+            return self.recognize_snapshot();
+        }
+        self.conn.execute_batch("BEGIN").map_err(|e| self.err(e))?;
+        let found = self.recognize_snapshot();
+        let ended = self.conn.execute_batch("COMMIT").map_err(|e| self.err(e));
+        let found = found?;
+        ended.map(|()| found)
+    }
+
+    fn recognize_snapshot(&self) -> Result<bool, StoreError> {
         let id: i32 = self
             .conn
             .query_row("PRAGMA application_id", [], |r| r.get(0))
@@ -320,8 +333,26 @@ impl Store {
 
     fn configure(&self) -> Result<(), StoreError> {
         // WAL + NORMAL: a killed process keeps every committed chunk; one writer, readers allowed.
+        // Leaving rollback mode needs the exclusive lock, and SQLite answers BUSY at once (no busy
+        // handler) while another process that opened the new file holds its lock: retry until the
+        // busy timeout, as a locked statement would wait.
+        let started = std::time::Instant::now();
+        loop {
+            match self
+                .conn
+                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
+            {
+                Ok(_) => break,
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if f.code == ErrorCode::DatabaseBusy && started.elapsed() < BUSY_TIMEOUT =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(e) => return Err(self.err(e)),
+            }
+        }
         self.conn
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            .execute_batch("PRAGMA synchronous = NORMAL;")
             .map_err(|e| self.err(e))
     }
 

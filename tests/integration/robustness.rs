@@ -276,6 +276,36 @@ fn generate_processes_started_together_on_one_database_all_finish() {
     }
 }
 
+/// Many processes creating one new database at once: none may see the half-made file as foreign
+/// (the header and the schema were read in separate statements) or fail on the switch to WAL.
+#[test]
+fn many_processes_creating_one_database_all_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for trial in 0..25 {
+        let db = format!("new{trial}.db");
+        let children: Vec<_> = (0..4)
+            .map(|k| {
+                let seed = (7 + k % 2).to_string();
+                let args = [
+                    "generate",
+                    "--count",
+                    "3",
+                    "--threads",
+                    "1",
+                    "--seed",
+                    &seed,
+                ];
+                spawn(d, &[&args[..], &["--db", &db]].concat())
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "trial {trial}: {}", text(&out.stderr));
+        }
+    }
+}
+
 /// F10: a database in a read-only directory can be read by stats, export, verify and merge.
 #[test]
 fn read_only_databases_can_be_read() {
