@@ -210,10 +210,17 @@ impl GeneratorConfig {
             return Err(ConfigError::KillerSize(n));
         }
         let smallest = if self.allow_single_cells { 1 } else { 2 };
-        let max_cage_size = self
-            .max_cage_size
-            .unwrap_or(default_max_cage_size(n, self.cage_builder))
-            .min(n);
+        let cells = n as usize * n as usize;
+        // Few cages (a sparse layout: more than four cells a cage on average) need big ones.
+        let sparse = self
+            .max_cages
+            .is_some_and(|max| cells > 4 * max.max(1) as usize);
+        let default_max = if sparse {
+            n
+        } else {
+            default_max_cage_size(n, self.cage_builder)
+        };
+        let max_cage_size = self.max_cage_size.unwrap_or(default_max).min(n);
         if self.variant.has_cages() && !(smallest..=n).contains(&max_cage_size) {
             return Err(ConfigError::MaxCageSize {
                 got: max_cage_size,
@@ -223,9 +230,7 @@ impl GeneratorConfig {
             });
         }
         let max_cage_size = max_cage_size as usize;
-        let size_weights = truncated(&BOOK_SIZE_WEIGHTS, max_cage_size);
         let published = truncated(&PUBLISHED_SIZE_WEIGHTS, max_cage_size);
-        let cells = n as usize * n as usize;
         let total: u32 = published.iter().sum();
         let mean = published
             .iter()
@@ -234,14 +239,30 @@ impl GeneratorConfig {
             .sum::<f64>()
             / total.max(1) as f64;
         let expected = cells as f64 / mean.max(1.0);
-        let min = self
-            .min_cages
-            .unwrap_or((0.8 * expected).floor().max(1.0) as u16);
-        let max = self.max_cages.unwrap_or((1.2 * expected).ceil() as u16);
+        let (default_min, default_max) = (
+            (0.8 * expected).floor().max(1.0) as u16,
+            (1.2 * expected).ceil() as u16,
+        );
+        // One bound set: the other follows it (a range of about 20%) where the default would
+        // make the range empty, so `max_cages = 12` alone asks for 10 to 12 cages.
+        let (min, max) = match (self.min_cages, self.max_cages) {
+            (Some(min), Some(max)) => (min, max),
+            (None, Some(max)) => (default_min.min(max - max / 5).max(1), max),
+            (Some(min), None) => (min, default_max.max(min.saturating_add(min / 5))),
+            (None, None) => (default_min, default_max),
+        };
         let coverable = max as usize * max_cage_size >= cells;
         if min == 0 || min > max || min as usize > cells || !coverable {
             return Err(ConfigError::CageCount { min, max, cells });
         }
+        // The book weights, unless a cage-count range asks for another mean cage size: then the
+        // weights tilted (and extended to the largest size) until their mean is the range's.
+        let size_weights = if self.min_cages.is_none() && self.max_cages.is_none() {
+            truncated(&BOOK_SIZE_WEIGHTS, max_cage_size)
+        } else {
+            let mid = (min as f64 + max as f64) / 2.0;
+            tilted(&BOOK_SIZE_WEIGHTS, max_cage_size, cells as f64 / mid)
+        };
         let levels = match &self.levels {
             Some(setting) => setting.to_mix().map_err(ConfigError::Levels)?,
             None => Vec::new(),
@@ -303,6 +324,56 @@ fn default_max_cage_size(n: u8, builder: CageBuilderKind) -> u8 {
     }
 }
 
+/// Extra drawn size a cage needs to end at a given mean: growth stops short of its drawn size
+/// where no free neighbour with a new digit is left (measured with `examples/level_probe`).
+const GROWTH_SHORTFALL: f64 = 1.15;
+
+/// Weights (index = size) reaching up to `max_size`, reweighted by `exp(lambda x size)` so their
+/// mean is `mean` x the growth shortfall (capped to what `max_size` allows); sizes past the base
+/// table continue its last weight, halving per cell.
+fn tilted(base: &[u32], max_size: usize, mean: f64) -> Vec<u32> {
+    let last = base.len() - 1;
+    let w0: Vec<f64> = (0..=max_size)
+        .map(|k| match k {
+            0 | 1 => 0.0,
+            k if k <= last => base[k] as f64,
+            k => base[last] as f64 * 0.5f64.powi((k - last) as i32),
+        })
+        .collect();
+    if max_size < 2 {
+        return truncated(base, max_size);
+    }
+    let goal = (mean * GROWTH_SHORTFALL).clamp(2.0, max_size as f64 - 0.05);
+    let mean_at = |lambda: f64| {
+        let (mut s, mut sk) = (0.0, 0.0);
+        for (k, &w) in w0.iter().enumerate() {
+            let x = w * (lambda * k as f64).exp();
+            s += x;
+            sk += x * k as f64;
+        }
+        sk / s
+    };
+    // The mean grows with lambda: bisect.
+    let (mut lo, mut hi) = (-20.0f64, 20.0f64);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if mean_at(mid) < goal {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let raw: Vec<f64> = w0
+        .iter()
+        .enumerate()
+        .map(|(k, &w)| w * (lo * k as f64).exp())
+        .collect();
+    let top = raw.iter().cloned().fold(0.0, f64::max);
+    raw.iter()
+        .map(|&x| (1_000_000.0 * x / top).round() as u32)
+        .collect()
+}
+
 /// Weights cut at `max_size` (single cells never drawn on purpose).
 fn truncated(weights: &[u32], max_size: usize) -> Vec<u32> {
     let mut w: Vec<u32> = (0..=max_size)
@@ -325,6 +396,38 @@ mod tests {
         assert_eq!(r.geometry.box_shape(), Some((3, 3)));
         assert_eq!(r.rules.max_size, 7);
         assert_eq!(r.rules.cage_count, (24, 37));
+    }
+
+    /// `max_cages` alone asks for a sparse layout: cages up to N cells, a range below it, and
+    /// size weights whose mean matches the range.
+    #[test]
+    fn a_cage_count_range_tilts_the_sizes() {
+        let mean = |w: &[u32]| {
+            let total: f64 = w.iter().map(|&x| x as f64).sum();
+            w.iter()
+                .enumerate()
+                .map(|(k, &x)| k as f64 * x as f64)
+                .sum::<f64>()
+                / total
+        };
+        let sparse = GeneratorConfig {
+            max_cages: Some(12),
+            ..GeneratorConfig::default()
+        }
+        .validate()
+        .unwrap();
+        assert_eq!(sparse.rules.max_size, 9);
+        assert_eq!(sparse.rules.cage_count, (10, 12));
+        assert!(mean(&sparse.rules.size_weights) > 81.0 / 12.0);
+        let fine = GeneratorConfig {
+            min_cages: Some(40),
+            ..GeneratorConfig::default()
+        }
+        .validate()
+        .unwrap();
+        assert_eq!(fine.rules.max_size, 7);
+        assert_eq!(fine.rules.cage_count, (40, 48));
+        assert!(mean(&fine.rules.size_weights) < 2.7);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! Plain puzzles are only made easier, by adding givens of the solution.
 
 use super::layout::LayoutRules;
+use super::probe::{level_within, Probe};
 use super::GeneratorConfig;
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;
@@ -23,6 +24,9 @@ use std::collections::BTreeMap;
 
 /// Edits tried (kept or undone) before the item gives up on its target.
 const MAX_EDITS: u32 = 80;
+/// Bounded grades a targeted attempt spends on one layout before a fresh one is drawn (a layout
+/// whose merges all overshoot is better replaced than edited further).
+const REACH_PROBES: u32 = 12;
 /// Search nodes a merged layout's uniqueness check may spend (undecided = not taken).
 const MERGE_CHECK_NODES: u64 = 100_000;
 
@@ -77,6 +81,87 @@ pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
     config.validate().ok().map(|r| r.rules)
 }
 
+/// Mean cage size a fresh layout starts from, per target level (easy, medium, hard, expert,
+/// extreme), as a multiple of the book layouts' mean; `None`: the configured rules. Measured
+/// with `examples/level_probe` on 9x9: the share of fresh unique layouts the grader puts at
+/// each level, by cage count. Only a starting point: every attempt that ends off its target
+/// moves the mean by [`MEAN_STEP`] towards it, so a recalibrated grader costs attempts, not
+/// puzzles.
+const START_MEAN: [Option<f64>; 5] = [None, None, Some(1.30), Some(1.45), Some(1.65)];
+/// Factor by which an attempt that ended too easy (too hard) grows (shrinks) the mean cage size.
+const MEAN_STEP: f64 = 1.12;
+/// Mean cage size of `book` layouts (81 cells in 30 cages on 9x9).
+const BOOK_MEAN: f64 = 2.7;
+/// Cage-count range drawn around the mean: `cells / (mean x (1 ± SPREAD))`.
+const SPREAD: f64 = 0.08;
+
+/// The layout rules of a targeted item's attempts: where the configuration leaves the cage
+/// count and size open, a mean cage size that starts where the target is most common and moves
+/// after each attempt that misses it.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    config: GeneratorConfig,
+    mean: Option<f64>,
+    rules: Option<LayoutRules>,
+}
+
+impl Profile {
+    /// The profile of `target` under `config`.
+    pub fn new(config: &GeneratorConfig, target: Level) -> Self {
+        let open = config.min_cages.is_none()
+            && config.max_cages.is_none()
+            && config.max_cage_size.is_none();
+        let mut profile = Profile {
+            config: config.clone(),
+            mean: None,
+            rules: None,
+        };
+        if !open {
+            return profile;
+        }
+        if target == Level::Easy {
+            profile.rules = easy_rules(config);
+        } else if let Some(factor) = START_MEAN[target as usize] {
+            profile.set_mean(factor * BOOK_MEAN);
+        }
+        profile
+    }
+
+    /// The rules of the next attempt (`None`: the configured ones).
+    pub fn rules(&self) -> Option<&LayoutRules> {
+        self.rules.as_ref()
+    }
+
+    /// The last attempt missed its target: move the mean cage size towards it (bigger cages
+    /// when it was too easy). Easy and configured rules stay.
+    pub fn adapt(&mut self, too_easy: bool) {
+        if let Some(mean) = self.mean {
+            self.set_mean(if too_easy {
+                mean * MEAN_STEP
+            } else {
+                mean / MEAN_STEP
+            });
+        }
+    }
+
+    fn set_mean(&mut self, mean: f64) {
+        let n = self.config.size as usize;
+        let cells = (n * n) as f64;
+        let mean = mean.clamp(2.0, n as f64 * 0.75);
+        let min = (cells / (mean * (1.0 + SPREAD))).floor().max(1.0) as u16;
+        let max = (cells / (mean * (1.0 - SPREAD))).ceil() as u16;
+        let config = GeneratorConfig {
+            min_cages: Some(min),
+            max_cages: Some(max.max(min)),
+            ..self.config.clone()
+        };
+        if let Ok(resolved) = config.validate() {
+            self.mean = Some(mean);
+            self.rules = Some(resolved.rules);
+        }
+    }
+}
+
 /// Draw the item's target level from the mix.
 pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
     let total: f64 = mix.iter().map(|&(_, w)| w).sum();
@@ -90,8 +175,96 @@ pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
     mix[mix.len() - 1].0
 }
 
+/// What a targeted attempt ended with.
+#[derive(Debug)]
+pub enum Reached {
+    /// A puzzle at the target level (graded by the full grader).
+    OnLevel(Puzzle, Grade),
+    /// No edit reached the target; the last puzzle was too easy (`true`) or too hard.
+    Off {
+        /// Was it too easy?
+        too_easy: bool,
+    },
+}
+
+/// Steer a unique puzzle to `target` with the bounded grade ([`level_within`]): merge touching
+/// cages while it is too easy (a merge that leaves the target or the unique puzzles is undone),
+/// split cages while it is too hard (a split keeps the puzzle unique). Only the puzzle that
+/// reaches the target is graded in full. `max_size` bounds merged cages.
+pub fn reach<R: Rng>(
+    puzzle: Puzzle,
+    solution: &Grid,
+    target: Level,
+    max_size: usize,
+    rng: &mut R,
+) -> Reached {
+    // At extreme no rung is cut: the full grade is the probe, and kept for the puzzle.
+    let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
+        if target == Level::Extreme {
+            let grade = grader::grade(p);
+            (grade.level.map_or(Probe::Beyond, Probe::Level), Some(grade))
+        } else {
+            (level_within(p, target), None)
+        }
+    };
+    let mut puzzle = puzzle;
+    let (mut state, mut graded) = assess(&puzzle);
+    // Merges per probe: doubled after a batch that stays below the target, halved after one
+    // that overshoots (most puzzles need several merges, each probe costs a grading walk).
+    let mut batch = 1;
+    for _ in 0..REACH_PROBES {
+        match state {
+            Probe::Level(level) if level == target => {
+                let grade = graded.unwrap_or_else(|| grader::grade(&puzzle));
+                return Reached::OnLevel(puzzle, grade);
+            }
+            Probe::Level(_) => {
+                let mut merged = puzzle.clone();
+                for _ in 0..batch {
+                    match merge_cages(&merged, solution, max_size, rng) {
+                        Some(next) => merged = next,
+                        None => break,
+                    }
+                }
+                if merged.cages().len() == puzzle.cages().len() {
+                    break;
+                }
+                // The bounded grade checks uniqueness below extreme; at extreme (no rung cut)
+                // the solver does, with a small budget, before the full grader.
+                let (next, grade) = if target == Level::Extreme && !is_unique(&merged) {
+                    (Probe::Beyond, None)
+                } else {
+                    assess(&merged)
+                };
+                match next {
+                    Probe::Level(level) => {
+                        if level < target {
+                            batch *= 2;
+                        }
+                        (puzzle, state, graded) = (merged, next, grade);
+                    }
+                    Probe::Beyond => batch = (batch / 2).max(1),
+                }
+            }
+            Probe::Beyond => {
+                let Some(split) = split_cage(&puzzle, solution, rng) else {
+                    break;
+                };
+                // A split only adds constraints: still unique, maybe within the target now (or
+                // past it: then the next edits merge back from below).
+                (state, graded) = assess(&split);
+                puzzle = split;
+                batch = 1;
+            }
+        }
+    }
+    Reached::Off {
+        too_easy: matches!(state, Probe::Level(_)),
+    }
+}
+
 /// Steer a unique puzzle (graded `grade`) to `target`; `None` if no edit sequence within the
-/// budget reached it. `max_size` bounds merged cages.
+/// budget reached it. `max_size` bounds merged cages. Plain puzzles only get easier (givens).
 pub fn steer<R: Rng>(
     puzzle: Puzzle,
     grade: Grade,
@@ -100,28 +273,24 @@ pub fn steer<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Option<(Puzzle, Grade)> {
+    if puzzle.is_killer() {
+        return match reach(puzzle, solution, target, max_size, rng) {
+            Reached::OnLevel(p, g) => Some((p, g)),
+            Reached::Off { .. } => None,
+        };
+    }
     let (mut puzzle, mut grade) = (puzzle, grade);
     for _ in 0..MAX_EDITS {
         let level = grade.level?;
         if level == target {
             return Some((puzzle, grade));
         }
-        let harder = level < target;
-        let edited = match (harder, puzzle.is_killer()) {
-            (true, true) => merge_cages(&puzzle, solution, max_size, rng)?,
-            (true, false) => return None,
-            (false, true) => split_cage(&puzzle, solution, rng)?,
-            (false, false) => add_given(&puzzle, solution, rng)?,
-        };
-        // A merge may admit a second solution: undo it (try another).
-        if harder && !is_unique(&edited) {
-            continue;
+        if level < target {
+            return None;
         }
+        let edited = add_given(&puzzle, solution, rng)?;
         let graded = grader::grade(&edited);
         match graded.level {
-            // Keep an edit that leaves the puzzle no farther from the target: one that jumps a
-            // level past it (hard to extreme for an expert target) is kept too, and the next
-            // edits come back from the other side.
             Some(l) if distance(l, target) <= distance(level, target) => {
                 puzzle = edited;
                 grade = graded;

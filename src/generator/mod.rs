@@ -13,6 +13,7 @@ pub mod jigsaw;
 pub mod layout;
 pub mod level;
 mod ordered;
+pub mod probe;
 mod random_walk;
 mod repair;
 pub mod unique;
@@ -31,7 +32,7 @@ use rand_pcg::Pcg64Mcg;
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "5";
+pub const GENERATOR_VERSION: &str = "6";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,7 +117,7 @@ const ITEM_STREAM: u64 = 0x17E4;
 /// own stream, so a run without targets makes the same puzzles as before).
 const LEVEL_STREAM: u64 = 0x1E7E;
 /// Fresh layouts (or givens) a targeted item tries before it is rejected as off-level.
-const LEVEL_ATTEMPTS: usize = 4;
+const LEVEL_ATTEMPTS: usize = 6;
 
 /// Puzzle `index` of the run with seed `seed`: depends on nothing else.
 pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outcome {
@@ -169,39 +170,71 @@ pub fn generate_from_seed(
     let level_rng = &mut stream(seed, LEVEL_STREAM, index);
     let target =
         (!resolved.levels.is_empty()).then(|| level::draw_target(&resolved.levels, level_rng));
-    let easy_rules = match target {
-        Some(grader::Level::Easy) if config.max_cage_size.is_none() => level::easy_rules(config),
-        _ => None,
-    };
-    let rules = easy_rules.as_ref().unwrap_or(&resolved.rules);
-    // Without a target one attempt, as always; with one, a few fresh layouts (or givens) from
-    // the same stream before the item is given up as off-level.
-    let attempts = if target.is_some() { LEVEL_ATTEMPTS } else { 1 };
-    for _ in 0..attempts {
-        let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
+    let Some(target) = target else {
+        // Without a target one attempt, graded as it comes.
+        let made = unique_puzzle(
+            config,
+            &resolved.rules,
+            &geometry,
+            &solution,
+            &mut checker,
+            rng,
+        );
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             Err(rejection) => return Outcome::Rejected(rejection),
         };
         let grade = grader::grade(&puzzle);
-        let steered = match target {
-            None => Some((puzzle, grade)),
-            Some(target) => {
-                let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
-                level::steer(puzzle, grade, &solution, target, max_size, level_rng)
+        let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
+        return Outcome::Generated(Generated {
+            puzzle,
+            solution,
+            metrics,
+        });
+    };
+    // With a target, a few fresh layouts (or givens) from the same stream, each steered with the
+    // bounded grade; an attempt that misses moves the next one's cage sizes towards the target.
+    let mut profile = level::Profile::new(config, target);
+    let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
+    let mut rejection = Rejection::OffLevel { target };
+    for _ in 0..LEVEL_ATTEMPTS {
+        let rules = profile.rules().unwrap_or(&resolved.rules);
+        let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
+        let (puzzle, stats, repairs) = match made {
+            Ok(made) => made,
+            // Bigger cages than this layout's are harder to make unique: smaller ones next.
+            Err(r @ Rejection::NotUnique { .. }) if profile.rules().is_some() => {
+                rejection = r;
+                profile.adapt(false);
+                continue;
+            }
+            Err(r) => return Outcome::Rejected(r),
+        };
+        let reached = if puzzle.is_killer() {
+            level::reach(puzzle, &solution, target, max_size, level_rng)
+        } else {
+            let grade = grader::grade(&puzzle);
+            match level::steer(puzzle, grade, &solution, target, max_size, level_rng) {
+                Some((p, g)) => level::Reached::OnLevel(p, g),
+                None => level::Reached::Off { too_easy: true },
             }
         };
-        if let Some((puzzle, grade)) = steered {
-            let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
-            return Outcome::Generated(Generated {
-                puzzle,
-                solution,
-                metrics,
-            });
+        match reached {
+            level::Reached::OnLevel(puzzle, grade) => {
+                let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
+                return Outcome::Generated(Generated {
+                    puzzle,
+                    solution,
+                    metrics,
+                });
+            }
+            level::Reached::Off { too_easy } => {
+                rejection = Rejection::OffLevel { target };
+                profile.adapt(too_easy);
+            }
         }
     }
-    let target = target.expect("only a targeted item makes more than one attempt");
-    Outcome::Rejected(Rejection::OffLevel { target })
+    Outcome::Rejected(rejection)
 }
 
 /// A unique puzzle on `solution`: zero givens under a reshaped layout, or minimal givens (under
