@@ -9,7 +9,7 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{jsonl, Entry, Format};
+use sudoku_press::format::{jsonl, Format};
 use sudoku_press::grader::Grade;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
@@ -37,7 +37,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rated = rate_stream(reader, args.threads, |entry, grade| {
         ungraded += usize::from(grade.level.is_none());
         written += 1;
-        jsonl::write_object(&mut out, &grade_object(entry, grade))
+        jsonl::write_answer(
+            &mut out,
+            entry.object.as_ref(),
+            &entry.puzzle,
+            grade_keys(grade),
+        )
     });
     out.flush()?;
     match rated {
@@ -51,11 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The entry's object with the grade's keys added.
-fn grade_object(entry: Entry, grade: &Grade) -> Map<String, Value> {
-    let mut object = entry
-        .object
-        .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None));
+/// The keys a grade adds to the entry's object.
+fn grade_keys(grade: &Grade) -> Map<String, Value> {
+    let mut object = Map::new();
     object.insert("level".into(), json!(grade.level.map(|l| l.as_str())));
     object.insert("score".into(), json!((grade.score * 100.0).round() / 100.0));
     object.insert("hardest".into(), json!(grade.hardest.map(|t| t.as_str())));
