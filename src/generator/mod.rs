@@ -16,6 +16,7 @@ mod ordered;
 pub mod probe;
 mod random_walk;
 mod repair;
+pub mod sparse;
 pub mod unique;
 
 pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
@@ -259,6 +260,9 @@ fn unique_puzzle(
         let (p, s) = unique::minimal_givens(geometry, solution, cages, checker, rng);
         return Ok((p, s, 0));
     }
+    if sparse::is_sparse(rules, geometry.cell_count()) {
+        return sparse_puzzle(config, rules, geometry, solution, checker, rng);
+    }
     let found = unique::unique_zero_given(
         geometry,
         solution,
@@ -276,6 +280,40 @@ fn unique_puzzle(
             solver_calls: checker.calls,
         }),
     }
+}
+
+/// A sparse zero-given killer: a unique layout with a few more cages (made the usual way), merged
+/// down while it stays unique; each start that cannot be merged down counts as a repair.
+fn sparse_puzzle(
+    config: &GeneratorConfig,
+    rules: &LayoutRules,
+    geometry: &Geometry,
+    solution: &Grid,
+    checker: &mut Checker,
+    rng: &mut Pcg64Mcg,
+) -> Result<(Puzzle, SolveStats, u32), Rejection> {
+    let start = sparse::start_rules(rules, geometry.cell_count());
+    let mut repairs = 0;
+    while repairs < config.max_repairs {
+        let draw =
+            |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, geometry, solution, &start, rng);
+        let budget = config.max_repairs - repairs;
+        let (puzzle, used) =
+            match unique::unique_zero_given(geometry, solution, draw, &start, budget, checker, rng)
+            {
+                Ok(found) => found,
+                Err(ZeroGivenFailure::NoLayout) => return Err(Rejection::NoLayout),
+                Err(ZeroGivenFailure::OutOfRepairs) => break,
+            };
+        repairs += used + 1;
+        if let Some(p) = sparse::merge_down(puzzle, solution, rules, checker, rng) {
+            return Ok((p, checker.last, repairs));
+        }
+    }
+    Err(Rejection::NotUnique {
+        repairs: config.max_repairs,
+        solver_calls: checker.calls,
+    })
 }
 
 /// A layout by the chosen builder; `None` if the rules could not be met.

@@ -225,3 +225,24 @@ fn level_settings_are_checked() {
         );
     }
 }
+
+/// A sparse target (`max_cages` alone, well below the book range) is merged down from a unique
+/// layout: unique, zero givens, every cage valid, at most `max_cages` cages.
+#[test]
+fn sparse_layouts_are_unique_with_few_cages() {
+    let config = GeneratorConfig {
+        max_cages: Some(18),
+        ..GeneratorConfig::default()
+    };
+    let resolved = config.validate().unwrap();
+    assert!(sparse::is_sparse(&resolved.rules, 81));
+    let mut made = 0;
+    for index in 0..3 {
+        if let Outcome::Generated(g) = generate_puzzle(&config, 2, index) {
+            check(&config, &g);
+            assert!(g.metrics.cage_count <= 18);
+            made += 1;
+        }
+    }
+    assert!(made >= 2, "{made} of 3 sparse items made");
+}
