@@ -87,7 +87,7 @@ pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
 /// each level, by cage count. Only a starting point: every attempt that ends off its target
 /// moves the mean by [`MEAN_STEP`] towards it, so a recalibrated grader costs attempts, not
 /// puzzles.
-const START_MEAN: [Option<f64>; 5] = [None, None, Some(1.30), Some(1.45), Some(1.65)];
+const START_MEAN: [Option<f64>; 5] = [None, None, Some(1.25), Some(1.4), Some(1.5)];
 /// Factor by which an attempt that ended too easy (too hard) grows (shrinks) the mean cage size.
 const MEAN_STEP: f64 = 1.12;
 /// Mean cage size of `book` layouts (81 cells in 30 cages on 9x9).
@@ -242,6 +242,13 @@ pub fn reach<R: Rng>(
                             batch *= 2;
                         }
                         (puzzle, state, graded) = (merged, next, grade);
+                    }
+                    // A single merge past the target is kept if the puzzle stays unique: the
+                    // next edits split back down towards it (the target is reached from above).
+                    Probe::Beyond if batch == 1 && target < Level::Extreme => {
+                        if is_unique(&merged) {
+                            (puzzle, state, graded) = (merged, next, grade);
+                        }
                     }
                     Probe::Beyond => batch = (batch / 2).max(1),
                 }
