@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 const MAX_EDITS: u32 = 80;
 /// Bounded grades a targeted attempt spends on one layout before a fresh one is drawn (a layout
 /// whose merges all overshoot is better replaced than edited further).
-const REACH_PROBES: u32 = 12;
+const REACH_PROBES: u32 = 40;
 /// Search nodes a merged layout's uniqueness check may spend (undecided = not taken).
 const MERGE_CHECK_NODES: u64 = 100_000;
 
@@ -86,8 +86,10 @@ pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
 /// with `examples/level_probe` on 9x9: the share of fresh unique layouts the grader puts at
 /// each level, by cage count. Only a starting point: every attempt that ends off its target
 /// moves the mean by [`MEAN_STEP`] towards it, so a recalibrated grader costs attempts, not
-/// puzzles.
-const START_MEAN: [Option<f64>; 5] = [None, None, Some(1.25), Some(1.4), Some(1.5)];
+/// puzzles. Expert and extreme start from the book layouts: merging up from there reaches them
+/// with cheaper grades than fewer, bigger cages (the grader's chains and trial cost grows
+/// steeply as cages get fewer).
+const START_MEAN: [Option<f64>; 5] = [None, None, Some(1.25), None, None];
 /// Factor by which an attempt that ended too easy (too hard) grows (shrinks) the mean cage size.
 const MEAN_STEP: f64 = 1.12;
 /// Mean cage size of `book` layouts (81 cells in 30 cages on 9x9).
@@ -198,11 +200,13 @@ pub fn reach<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Reached {
-    // At extreme no rung is cut: the full grade is the probe, and kept for the puzzle.
+    // At extreme no rung is cut: the full grade is the probe, and kept for the puzzle. Easy and
+    // medium candidates are cheap to grade in full and mostly on target: one grade, not two.
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        if target == Level::Extreme {
+        if matches!(target, Level::Easy | Level::Medium | Level::Extreme) {
             let grade = grader::grade(p);
-            (grade.level.map_or(Probe::Beyond, Probe::Level), Some(grade))
+            let within = grade.level.filter(|&l| l <= target);
+            (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
         } else {
             (level_within(p, target), None)
         }
@@ -238,7 +242,8 @@ pub fn reach<R: Rng>(
                 };
                 match next {
                     Probe::Level(level) => {
-                        if level < target {
+                        // Extreme grades are dear and grow with the merges: one at a time.
+                        if level < target && target < Level::Extreme {
                             batch *= 2;
                         }
                         (puzzle, state, graded) = (merged, next, grade);
