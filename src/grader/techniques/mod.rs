@@ -122,7 +122,7 @@ pub static LADDER: &[Rung] = &[
     cage_rung(T::CageBounds, Easy, 2.0, cages::cage_bounds),
     cage_rung(T::CageCombination, Easy, 3.0, cages::cage_combination),
     cage_rung(T::SingleInnieOutie, Easy, 4.0, sums::single_innie_outie),
-    cage_rung(T::MultiInnieOutie, Medium, 20.0, sums::multi_innie_outie),
+    cage_rung(T::MultiInnieOutie, Easy, 20.0, sums::multi_innie_outie),
     rung(
         T::LockedCandidates,
         Medium,
