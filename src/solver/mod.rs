@@ -9,6 +9,7 @@
 //! per-puzzle buffers, so repeated calls on one geometry allocate nothing but the solutions they
 //! return. The free functions `solve` and `count_solutions` use one cached `Solver` per thread.
 
+mod band9;
 mod cages;
 pub(crate) mod combos;
 mod innies;
@@ -164,6 +165,9 @@ pub(crate) fn run_plain(
     max_nodes: u64,
     solutions: &mut Vec<Grid>,
 ) -> (SolveStats, bool) {
+    if band9::fits(layout) {
+        return band9::Band9::run(givens, limit, max_nodes, solutions);
+    }
     macro_rules! sizes {
         ($($n:literal => $w:literal),*) => {
             match layout.n {
