@@ -29,6 +29,9 @@ const ROW: u32 = 0x1FF;
 /// A column mask (bits 0..9) repeated over the three rows of a band.
 const COLUMNS: u32 = 1 | 1 << 9 | 1 << 18;
 
+/// The first cell of each triad (three cells of a row in one box) of a band.
+const TRIAD_HEADS: u32 = 0x49 * COLUMNS;
+
 /// Per row of nine cells, the boxes (three bits) where it has a cell.
 const TRIADS: [u8; 512] = {
     let mut t = [0u8; 512];
@@ -139,11 +142,11 @@ const PEERS: [[u32; 3]; 81] = {
 /// The search state, copied per branch.
 #[derive(Clone, Copy)]
 struct State {
-    /// Candidate cells of digit `d` in band `b` at `3 * d + b`.
+    /// Candidate cells of digit `d` in band `b` at `9 * b + d`.
     cand: [u32; 27],
     /// Cells not yet placed, per band.
     unsolved: [u32; 3],
-    /// Bands (bit `3 * d + b`) changed since their last update.
+    /// Bands (bit `9 * b + d`) changed since their last update.
     dirty: u32,
 }
 
@@ -152,7 +155,7 @@ impl State {
     /// update does the rest (box, column, other digits).
     #[inline(always)]
     fn assign(&mut self, d: usize, b: usize, p: usize) {
-        let i = 3 * d + b;
+        let i = 9 * b + d;
         self.cand[i] &= !ROW_REST[p];
         self.dirty |= 1 << i;
     }
@@ -220,6 +223,10 @@ impl<'a> Band9<'a> {
                 continue;
             }
             Self::columns(st)?;
+            if st.dirty != 0 {
+                continue;
+            }
+            Self::triads(st)?;
             if st.dirty == 0 {
                 return Ok(());
             }
@@ -230,7 +237,7 @@ impl<'a> Band9<'a> {
     /// digit in every row left with one unsolved cell.
     #[inline(always)]
     fn update(st: &mut State, i: usize) -> Result<(), Contradiction> {
-        let (d, b) = (i / 3, i % 3);
+        let (d, b) = (i % 9, i / 9);
         let mut x = st.cand[i];
         let open = TRIADS[(x & ROW) as usize] as usize
             | (TRIADS[(x >> 9 & ROW) as usize] as usize) << 3
@@ -248,24 +255,25 @@ impl<'a> Band9<'a> {
             return Ok(());
         }
         st.unsolved[b] &= !placed;
+        // Branch-free over the digits of the band and the bands of the digit, then the digit's own
+        // board restored (the matching already cleared its box and so its column in the band).
+        let mut dirty = 0;
         for e in 0..9 {
-            let j = 3 * e + b;
+            let j = 9 * b + e;
             let y = st.cand[j];
-            if e != d && y & placed != 0 {
-                st.cand[j] = y & !placed;
-                st.dirty |= 1 << j;
-            }
+            st.cand[j] = y & !placed;
+            dirty |= ((y & placed != 0) as u32) << j;
         }
         let cols = (placed | placed >> 9 | placed >> 18) & ROW;
         let gone = cols * COLUMNS;
         for b2 in 0..3 {
-            let j = 3 * d + b2;
+            let j = 9 * b2 + d;
             let y = st.cand[j];
-            if b2 != b && y & gone != 0 {
-                st.cand[j] = y & !gone;
-                st.dirty |= 1 << j;
-            }
+            st.cand[j] = y & !gone;
+            dirty |= ((y & gone != 0) as u32) << j;
         }
+        st.cand[i] = x;
+        st.dirty |= dirty & !(1 << i);
         Ok(())
     }
 
@@ -275,7 +283,7 @@ impl<'a> Band9<'a> {
         for b in 0..3 {
             let (mut ones, mut twos) = (0, 0);
             for d in 0..9 {
-                let x = st.cand[3 * d + b];
+                let x = st.cand[9 * b + d];
                 twos |= ones & x;
                 ones |= x;
             }
@@ -286,7 +294,7 @@ impl<'a> Band9<'a> {
             let singles = u & !twos;
             if singles != 0 {
                 for d in 0..9 {
-                    let mut s = st.cand[3 * d + b] & singles;
+                    let mut s = st.cand[9 * b + d] & singles;
                     while s != 0 {
                         st.assign(d, b, s.trailing_zeros() as usize);
                         s &= s - 1;
@@ -303,7 +311,7 @@ impl<'a> Band9<'a> {
     #[inline(always)]
     fn columns(st: &mut State) -> Result<(), Contradiction> {
         for d in 0..9 {
-            let x = [st.cand[3 * d], st.cand[3 * d + 1], st.cand[3 * d + 2]];
+            let x = [st.cand[d], st.cand[9 + d], st.cand[18 + d]];
             if (x[0] & st.unsolved[0]) | (x[1] & st.unsolved[1]) | (x[2] & st.unsolved[2]) == 0 {
                 continue;
             }
@@ -330,8 +338,8 @@ impl<'a> Band9<'a> {
             for b in 0..3 {
                 let y = x[b] & (allowed[b] * COLUMNS);
                 if y != x[b] {
-                    st.cand[3 * d + b] = y;
-                    st.dirty |= 1 << (3 * d + b);
+                    st.cand[9 * b + d] = y;
+                    st.dirty |= 1 << (9 * b + d);
                 }
                 let mut s = y & only & st.unsolved[b];
                 while s != 0 {
@@ -343,13 +351,96 @@ impl<'a> Band9<'a> {
         Ok(())
     }
 
+    /// Each triad (three cells of a row, or of a column, in one box) holds exactly three digits:
+    /// when only three digits can reach a triad they all go there, and when three digits have
+    /// nowhere else to go in their row (column) the triad is closed to the rest.
+    fn triads(st: &mut State) -> Result<(), Contradiction> {
+        // Per digit: the row triads it can reach (first cell of each triad, band b shifted by
+        // b so the three bands share a word) and those it must use; the same for the column
+        // triads (bit 9 * band + column).
+        let (mut rows, mut rows_forced) = ([0u32; 9], [0u32; 9]);
+        let (mut cols, mut cols_forced) = ([0u32; 9], [0u32; 9]);
+        for d in 0..9 {
+            let mut col = [0u32; 3];
+            for b in 0..3 {
+                let x = st.cand[9 * b + d];
+                let heads = (x | x >> 1 | x >> 2) & TRIAD_HEADS;
+                let mut forced = 0;
+                for r in [0, 9, 18] {
+                    let row = heads & (0x49 << r);
+                    forced |= row & ((row & row.wrapping_sub(1) == 0) as u32).wrapping_neg();
+                }
+                rows[d] |= heads << b;
+                rows_forced[d] |= forced << b;
+                col[b] = (x | x >> 9 | x >> 18) & ROW;
+            }
+            let once = (col[0] ^ col[1] ^ col[2]) & !(col[0] & col[1] & col[2]);
+            cols[d] = col[0] | col[1] << 9 | col[2] << 18;
+            cols_forced[d] = cols[d] & (once * COLUMNS);
+        }
+        let (row_open, row_full) = Self::triad_counts(&rows, &rows_forced)?;
+        let (col_open, col_full) = Self::triad_counts(&cols, &cols_forced)?;
+        if row_open | row_full | col_open | col_full == 0 {
+            return Ok(());
+        }
+        for d in 0..9 {
+            let (must, closed) = (row_open & !rows_forced[d], row_full & !rows_forced[d]);
+            let (col_must, col_closed) = (col_open & !cols_forced[d], col_full & !cols_forced[d]);
+            let col_must = col_must & cols[d];
+            let col_closed = col_closed & cols[d];
+            for b in 0..3 {
+                let must = (must >> b) & rows[d] >> b & TRIAD_HEADS;
+                let closed = (closed >> b) & rows[d] >> b & TRIAD_HEADS;
+                // A triad the digit must use clears the rest of its row.
+                let rows_hit = ((must | must >> 3 | must >> 6) & COLUMNS) * ROW;
+                let mut gone = (closed * 7) | (rows_hit & !(must * 7));
+                // A column triad it must use clears the column in the other bands.
+                let elsewhere = (col_must & !(ROW << (9 * b))) | col_closed & (ROW << (9 * b));
+                let elsewhere = (elsewhere | elsewhere >> 9 | elsewhere >> 18) & ROW;
+                gone |= elsewhere * COLUMNS;
+                let i = 9 * b + d;
+                if st.cand[i] & gone != 0 {
+                    st.cand[i] &= !gone;
+                    st.dirty |= 1 << i;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Over the digits' reachable and forced triads: the triads exactly three digits reach but
+    /// not all forced (those digits must go there), and the triads with three forced digits that
+    /// others still reach (closed to them). Fails on a triad fewer than three digits reach, or
+    /// more than three must use.
+    #[inline(always)]
+    fn triad_counts(open: &[u32; 9], forced: &[u32; 9]) -> Result<(u32, u32), Contradiction> {
+        let count = |words: &[u32; 9]| {
+            let (mut ones, mut twos, mut threes, mut fours) = (0, 0, 0, 0);
+            for &w in words {
+                fours |= threes & w;
+                threes |= twos & w;
+                twos |= ones & w;
+                ones |= w;
+            }
+            (threes, fours)
+        };
+        let (reach3, reach4) = count(open);
+        let (forced3, forced4) = count(forced);
+        let all = open.iter().fold(0, |m, &w| m | w);
+        if all & !reach3 != 0 || forced4 != 0 {
+            return Err(Contradiction);
+        }
+        let exactly3 = reach3 & !reach4;
+        Ok((exactly3 & !forced3, forced3 & reach4))
+    }
+
     /// The cell to branch on as (band, bit): a two-candidate cell with the most unsolved peers
     /// (its choice settles the most), else one with the fewest candidates; `None` when solved.
     fn choose(st: &State) -> Option<(usize, usize)> {
         let mut counts = [[0u32; 4]; 3];
         for (b, [ones, twos, threes, fours]) in counts.iter_mut().enumerate() {
             for d in 0..9 {
-                let x = st.cand[3 * d + b];
+                let x = st.cand[9 * b + d];
                 *fours |= *threes & x;
                 *threes |= *twos & x;
                 *twos |= *ones & x;
@@ -391,7 +482,7 @@ impl<'a> Band9<'a> {
     /// The candidates of cell `p` of band `b` as digit bits.
     #[inline(always)]
     fn candidates(st: &State, b: usize, p: usize) -> u16 {
-        (0..9).fold(0, |m, d| m | ((st.cand[3 * d + b] >> p & 1) as u16) << d)
+        (0..9).fold(0, |m, d| m | ((st.cand[9 * b + d] >> p & 1) as u16) << d)
     }
 
     /// Branch on the chosen cell; true once `limit` solutions are found or the budget is spent.
@@ -426,7 +517,7 @@ impl<'a> Band9<'a> {
     fn record(&mut self, st: &State) -> bool {
         let mut values = vec![0u8; 81];
         for (i, &x) in st.cand.iter().enumerate() {
-            let (d, b) = (i / 3, i % 3);
+            let (d, b) = (i % 9, i / 9);
             let mut bits = x;
             while bits != 0 {
                 values[27 * b + bits.trailing_zeros() as usize] = d as u8 + 1;
@@ -442,6 +533,59 @@ impl<'a> Band9<'a> {
 mod tests {
     use super::*;
     use crate::geometry::Geometry;
+    use crate::solver::plain::PlainSearch;
+    use crate::test_support::{random_boxed_solution, random_puzzle};
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// Up to `limit` solutions by the band kernel and by the generic bitboard kernel.
+    fn both(givens: &[u8], limit: usize) -> (Vec<Grid>, Vec<Grid>) {
+        let layout = Layout::new(&Geometry::standard(9).unwrap());
+        let (mut fast, mut generic) = (Vec::new(), Vec::new());
+        Band9::run(givens, limit, u64::MAX, &mut fast);
+        PlainSearch::<9, 2>::run(&layout, givens, limit, u64::MAX, &mut generic);
+        (fast, generic)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn agrees_with_the_generic_kernel(seed in any::<u64>(), given in 0.15f64..0.6, limit in 1usize..4) {
+            let geometry = Geometry::standard(9).unwrap();
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let solution = random_boxed_solution(&geometry, &mut rng);
+            let puzzle = random_puzzle(&geometry, &solution, 0.0, given, &mut rng);
+            let (mut fast, mut generic) = both(puzzle.givens().values(), limit);
+            prop_assert!(!fast.is_empty());
+            prop_assert_eq!(fast.len(), generic.len());
+            prop_assert!(fast.iter().all(|s| puzzle.is_solution(s)));
+            fast.sort();
+            fast.dedup();
+            prop_assert_eq!(fast.len(), generic.len());
+            if fast.len() < limit {
+                generic.sort();
+                prop_assert_eq!(&fast, &generic);
+                prop_assert!(fast.contains(&solution));
+            }
+        }
+
+        #[test]
+        fn a_clashing_given_leaves_no_solution(seed in any::<u64>(), cell in 0usize..81, peer in 0usize..20) {
+            // A solved grid's givens with one more copy of a digit in a peer of its cell.
+            let geometry = Geometry::standard(9).unwrap();
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let solution = random_boxed_solution(&geometry, &mut rng);
+            let mut givens = vec![0u8; 81];
+            let peers: Vec<usize> = (0..81).filter(|&p| PEERS[cell][p / 27] >> (p % 27) & 1 != 0).collect();
+            givens[cell] = solution.values()[cell];
+            givens[peers[peer]] = solution.values()[cell];
+            let (fast, generic) = both(&givens, 2);
+            prop_assert!(fast.is_empty());
+            prop_assert!(generic.is_empty());
+        }
+    }
 
     #[test]
     fn matching_keeps_only_triads_on_a_perfect_matching() {
