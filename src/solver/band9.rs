@@ -365,11 +365,10 @@ impl<'a> Band9<'a> {
             for b in 0..3 {
                 let x = st.cand[9 * b + d];
                 let heads = (x | x >> 1 | x >> 2) & TRIAD_HEADS;
-                let mut forced = 0;
-                for r in [0, 9, 18] {
-                    let row = heads & (0x49 << r);
-                    forced |= row & ((row & row.wrapping_sub(1) == 0) as u32).wrapping_neg();
-                }
+                // Rows (flag at their first bit) with two or more triads, then those with one.
+                let (a, b3, c6) = (heads, heads >> 3, heads >> 6);
+                let many = (a & b3 | a & c6 | b3 & c6) & COLUMNS;
+                let forced = heads & (((a | b3 | c6) & COLUMNS & !many) * 0x49);
                 rows[d] |= heads << b;
                 rows_forced[d] |= forced << b;
                 col[b] = (x | x >> 9 | x >> 18) & ROW;
