@@ -148,6 +148,8 @@ struct State {
     unsolved: [u32; 3],
     /// Bands (bit `9 * b + d`) changed since their last update.
     dirty: u32,
+    /// Digits (bit `d`) whose boards changed since the column rules last looked at them.
+    touched: u32,
 }
 
 impl State {
@@ -198,6 +200,7 @@ impl<'a> Band9<'a> {
             cand: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: 0,
+            touched: 0,
         };
         for (c, &v) in givens.iter().enumerate().take(81) {
             if (1..=9).contains(&v) {
@@ -238,6 +241,7 @@ impl<'a> Band9<'a> {
     #[inline(always)]
     fn update(st: &mut State, i: usize) -> Result<(), Contradiction> {
         let (d, b) = (i % 9, i / 9);
+        st.touched |= 1 << d;
         let mut x = st.cand[i];
         let open = TRIADS[(x & ROW) as usize] as usize
             | (TRIADS[(x >> 9 & ROW) as usize] as usize) << 3
@@ -310,7 +314,10 @@ impl<'a> Band9<'a> {
     /// cell places it. Fails on a stack with no matching.
     #[inline(always)]
     fn columns(st: &mut State) -> Result<(), Contradiction> {
-        for d in 0..9 {
+        let mut digits = std::mem::take(&mut st.touched);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let x = [st.cand[d], st.cand[9 + d], st.cand[18 + d]];
             if (x[0] & st.unsolved[0]) | (x[1] & st.unsolved[1]) | (x[2] & st.unsolved[2]) == 0 {
                 continue;
