@@ -2,16 +2,32 @@
 """Calibrate the human-style grader (`sudoku-press rate`) against labelled killers.
 
 Usage: scripts/grade_calibration.py [--bin target/release/sudoku-press] [--data ../shared/data]
+                                    [--solo-seed fit] [--held-out held] [--count 300]
+                                    [--extreme 25] [--cache /tmp/solo-calibration] [--no-hard]
                                     [--solo extra_solo.jsonl ...]
 
-Prints, for Solo's levels (the shared 160 plus any extra files made with
-`sgt-solo --generate N 3x3kdX | scripts/solo_to_jsonl.py`): score medians per Solo level, the
-Spearman rho between score and Solo level, the level confusion table and trial counts; for
-KrazyDad volume 1: rho between score and book, levels, trial count; for the hard killers: levels.
+Reproduces the numbers of the grading section of README.md in one command:
+
+    scripts/grade_calibration.py --solo-seed fit --held-out held
+
+Solo sets: `--solo-seed S` makes `--count` killers per Solo level b, i, a, u (and `--extreme`
+of level e, which takes Solo ~10 s each; 0 skips them) with
+`sgt-solo --generate N '3x3kdX#S' | scripts/solo_to_jsonl.py` (Solo is deterministic for a
+seed); `--held-out H` makes a second set the same way with another seed, for the check the
+score was not fitted on. Generated sets are cached in `--cache` (delete it to regenerate).
+The 160 Solo killers of `../shared/data/killer/solo_levels.jsonl` are always graded, and any
+`--solo` files (made the same way) are added to them.
+
+For every Solo set: score medians per Solo level (strictly increasing is the target), Spearman rho
+between score and Solo level over b, i, a, u (target >= 0.6) and with e, rho between our level and
+Solo's, the confusion table (share of each Solo level on each of our levels) and trial counts.
+For KrazyDad volume 1: rho between score and book (target >= 0.15), levels per book quintile,
+trial count. For the hardest public killers: their levels (target: expert or extreme).
 """
 import argparse
 import collections
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -19,6 +35,7 @@ import time
 
 SOLO_ORDER = {"b": 0, "i": 1, "a": 2, "e": 3, "u": 4}
 LEVELS = ["easy", "medium", "hard", "expert", "extreme"]
+SOLO = "/usr/games/sgt-solo"
 
 
 def ranks(xs):
@@ -36,6 +53,8 @@ def ranks(xs):
 
 
 def spearman(xs, ys):
+    if len(xs) < 2:
+        return float("nan")
     rx, ry = ranks(xs), ranks(ys)
     mx, my = statistics.mean(rx), statistics.mean(ry)
     num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
@@ -58,42 +77,93 @@ def load(path):
         return [l for l in f if l.strip()]
 
 
-def table(rows, key):
+def solo_set(cache, seed, level, count):
+    """`count` Solo killers of `level` for `seed`, generated once and cached."""
+    os.makedirs(cache, exist_ok=True)
+    path = os.path.join(cache, f"{seed}-{level}-{count}.jsonl")
+    if not os.path.exists(path):
+        if not os.path.exists(SOLO):
+            sys.exit(f"error: {SOLO} is missing: apt-get install sgt-puzzles")
+        print(f"  generating {count} Solo 3x3kd{level} killers (seed {seed!r}) into {path}",
+              file=sys.stderr)
+        ids = subprocess.run([SOLO, "--generate", str(count), f"3x3kd{level}#{seed}"],
+                             capture_output=True, text=True, check=True).stdout
+        here = os.path.dirname(os.path.abspath(__file__))
+        conv = subprocess.run([sys.executable, os.path.join(here, "solo_to_jsonl.py"),
+                               "--level", f"3x3kd{level}"], input=ids,
+                              capture_output=True, text=True, check=True).stdout
+        with open(path + ".part", "w") as f:
+            f.write(conv)
+        os.replace(path + ".part", path)
+    return load(path)
+
+
+def table(rows, key, keys=None):
+    """Share of each label (row) on each of our levels, with counts."""
     counts = collections.Counter((key(r), r["level"]) for r in rows)
-    keys = sorted({key(r) for r in rows}, key=str)
-    print("  " + "label".ljust(10) + "".join(l.rjust(9) for l in LEVELS + ["none"]))
+    keys = keys or sorted({key(r) for r in rows}, key=str)
+    print("    " + "label".ljust(10) + "".join(l.rjust(9) for l in LEVELS + ["none"]) + "      n")
     for k in keys:
+        n = sum(1 for r in rows if key(r) == k)
+        if not n:
+            continue
         cells = [counts.get((k, l), 0) for l in LEVELS] + [counts.get((k, None), 0)]
-        print("  " + str(k).ljust(10) + "".join(str(c).rjust(9) for c in cells))
+        print("    " + str(k).ljust(10) + "".join(f"{100 * c / n:8.0f}%" for c in cells)
+              + f"{n:7d}")
+
+
+def solo_report(name, binary, lines):
+    labels = [json.loads(l)["level"][-1] for l in lines]
+    rows, took = rate(binary, lines)
+    for r, lab in zip(rows, labels):
+        r["solo"] = lab
+    print(f"{name}: {len(rows)} Solo killers graded in {took:.2f} s "
+          f"({len(rows) / took:.0f}/s incl. start)")
+    present = [k for k in sorted(SOLO_ORDER, key=SOLO_ORDER.get) if k in labels]
+    for k in present:
+        xs = sorted(r["score"] for r in rows if r["solo"] == k)
+        print(f"  {k}: n={len(xs)} median={statistics.median(xs):.2f} "
+              f"p10={xs[len(xs) // 10]:.2f} p90={xs[len(xs) * 9 // 10]:.2f} "
+              f"trial={sum(r['trial'] for r in rows if r['solo'] == k)}")
+    main4 = [r for r in rows if r["solo"] != "e"]
+    lvl = {l: i for i, l in enumerate(LEVELS)}
+
+    def rho(rs, key):
+        return spearman([key(r) for r in rs], [SOLO_ORDER[r["solo"]] for r in rs])
+    print(f"  spearman(score, solo level) b,i,a,u = {rho(main4, lambda r: r['score']):.3f}"
+          + (f"; with e = {rho(rows, lambda r: r['score']):.3f}" if "e" in labels else ""))
+    print(f"  spearman(level, solo level) b,i,a,u = "
+          f"{rho(main4, lambda r: lvl.get(r['level'], 9)):.3f}")
+    table(rows, lambda r: r["solo"], present)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/sudoku-press")
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--solo", nargs="*", default=[])
+    ap.add_argument("--solo", nargs="*", default=[], help="extra Solo JSON lines files")
+    ap.add_argument("--solo-seed", help="generate a Solo set with this seed (the fit set)")
+    ap.add_argument("--held-out", help="generate a second Solo set with this seed (held out)")
+    ap.add_argument("--count", type=int, default=300, help="killers per Solo level b, i, a, u")
+    ap.add_argument("--extreme", type=int, default=25, help="Solo extreme killers per set")
+    ap.add_argument("--cache", default="/tmp/solo-calibration")
+    ap.add_argument("--no-hard", action="store_true",
+                    help="skip the hardest killers (they need trial: minutes on a loaded machine)")
     a = ap.parse_args()
 
     lines = load(f"{a.data}/killer/solo_levels.jsonl")
     for extra in a.solo:
         lines += load(extra)
-    labels = [json.loads(l)["level"] for l in lines]
-    rows, took = rate(a.bin, lines)
-    for r, lab in zip(rows, labels):
-        r["solo"] = lab[-1]
-    print(f"Solo killers: {len(rows)} graded in {took:.2f} s ({len(rows) / took:.0f}/s incl. start)")
-    by = collections.defaultdict(list)
-    for r in rows:
-        by[r["solo"]].append(r["score"])
-    for k in sorted(by, key=SOLO_ORDER.get):
-        xs = by[k]
-        print(f"  {k}: n={len(xs)} median={statistics.median(xs):.2f} "
-              f"p10={sorted(xs)[len(xs) // 10]:.2f} p90={sorted(xs)[len(xs) * 9 // 10]:.2f} "
-              f"trial={sum(r['trial'] for r in rows if r['solo'] == k)}")
-    print(f"  spearman(score, solo level) = {spearman([r['score'] for r in rows], [SOLO_ORDER[r['solo']] for r in rows]):.3f}")
-    lvl = {l: i for i, l in enumerate(LEVELS)}
-    print(f"  spearman(level, solo level) = {spearman([lvl.get(r['level'], 9) for r in rows], [SOLO_ORDER[r['solo']] for r in rows]):.3f}")
-    table(rows, lambda r: r["solo"])
+    solo_report("shared Solo set" + (" + extra files" if a.solo else ""), a.bin, lines)
+    for label, seed in (("fit", a.solo_seed), ("held-out", a.held_out)):
+        if seed is None:
+            continue
+        lines = []
+        for lev in "biau":
+            lines += solo_set(a.cache, seed, lev, a.count)
+        if a.extreme > 0:
+            lines += solo_set(a.cache, seed, "e", a.extreme)
+        solo_report(f"{label} Solo set (seed {seed!r})", a.bin, lines)
 
     kd = load(f"{a.data}/killer/krazydad_vol1.jsonl")
     books = [json.loads(l)["book"] for l in kd]
@@ -105,6 +175,8 @@ def main():
         r["quint"] = f"books{(b - 1) // 20 * 20 + 1}+"
     table(rows, lambda r: r["quint"])
 
+    if a.no_hard:
+        return
     hard = load(f"{a.data}/killer/hard_killers.jsonl")
     rows, took = rate(a.bin, hard)
     print(f"hard killers: {len(rows)} in {took:.2f} s: " + ", ".join(

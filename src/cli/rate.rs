@@ -13,6 +13,7 @@ use sudoku_press::format::{jsonl, Format};
 use sudoku_press::grader::Grade;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
+use sudoku_press::settings::MAX_THREADS;
 
 /// Flags of `rate`.
 #[derive(clap::Args, Debug)]
@@ -20,9 +21,10 @@ pub struct Args {
     /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
     #[arg(long, value_name = "F")]
     format: Option<Format>,
-    /// Worker threads (0 = one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0 = one per core), up to 1024.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
+    threads: u32,
     /// Puzzle file, `-` for standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
@@ -34,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader = super::read_puzzles(&args.file, args.format)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let (mut written, mut ungraded) = (0usize, 0usize);
-    let rated = rate_stream(reader, args.threads, |entry, grade| {
+    let rated = rate_stream(reader, args.threads as usize, |entry, grade| {
         ungraded += usize::from(grade.level.is_none());
         written += 1;
         jsonl::write_answer(

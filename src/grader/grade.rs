@@ -1,5 +1,27 @@
 //! The step engine: solve the way people do (easiest technique first, restarting after every
 //! step), record the path, and turn it into a level, a score and technique counts.
+//!
+//! **Score.** The path is read as *passes* (one look down the ladder and what it yields). Three
+//! things make a killer hard for a person, and the score adds them up:
+//! `score = 0.5·ln(1 + B) + 3.75·ln(1 + S) − 1.5·ln(1 + U)`, where
+//! - B, the *bottleneck work*: the sum of rung weights over the passes where nothing light was
+//!   left (no single, cage combination, bound or one-cell rule of 45: a rung weighing at least
+//!   `BOTTLENECK_WEIGHT`), i.e. the places a person is stuck and must find a harder idea;
+//! - S, the *scan*: the sum over passes of the candidates per cell on the board (scaled to nine
+//!   digits), i.e. how much pencil marking a person reads through on the way (SudokuWiki weighs
+//!   each step by candidate density in the same spirit);
+//! - U, the cages with a single combination: easy ways in, they lower it.
+//!
+//! The weights were fitted by least squares to Solo's levels on 1,200 generated killers, then
+//! rounded, and checked on 1,200 others and on KrazyDad's book order (scripts/grade_calibration.py):
+//! Spearman ρ with Solo's level ≈ 0.63, medians rising over basic < intermediate < advanced <
+//! unreasonable. A 9x9 killer scores about 15 to 23; hard published killers 26 to 29.
+//!
+//! **Level.** At least the tier of the hardest technique used, and at least the band the score
+//! falls in (`LEVEL_BANDS`: medium from 17.5, hard from 18.5, expert from 19.5), as HoDoKu levels
+//! a puzzle by its hardest step and by its total work. Extreme comes only from forcing chains or
+//! trial. The bands sit between the score medians of Solo's levels, so easy, medium, hard and
+//! expert correspond roughly to Solo's basic, intermediate, advanced and unreasonable.
 
 use super::state::Board;
 use super::step::{Step, Technique, Tier};
@@ -9,7 +31,7 @@ use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver;
 
-/// A puzzle's difficulty level: the lowest tier whose techniques solve it.
+/// A puzzle's difficulty level: the tier of its hardest technique, raised by its score's band.
 pub type Level = Tier;
 
 /// Search nodes the uniqueness check may spend before the grade gives up ("undecided"); it runs
@@ -36,7 +58,7 @@ pub enum Verdict {
 pub struct Grade {
     /// The level; `None` when the puzzle has no unique solution (see `verdict`).
     pub level: Option<Level>,
-    /// Continuous difficulty for ordering (inside a level and across levels).
+    /// Continuous difficulty for ordering inside a level and across levels (see the module doc).
     pub score: f64,
     /// The hardest technique used (highest tier, then highest weight).
     pub hardest: Option<Technique>,
@@ -234,9 +256,10 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
             .unwrap_or(usize::MAX)
     });
     let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
+    let score = tally.score(board.size());
     let grade = Grade {
-        level: Some(tally.tier),
-        score: tally.score(),
+        level: Some(tally.level(score)),
+        score,
         hardest: tally.hardest,
         techniques,
         trial: counts[Technique::Trial as usize] > 0,
@@ -262,19 +285,24 @@ fn board_grid(board: &Board) -> Grid {
 }
 
 /// Running totals of a path.
+///
+/// A *pass* is one look down the ladder: every step it yields comes from the same rung on the same
+/// board (batch finders report several instances at once), so a new pass starts whenever the
+/// technique or the candidate count changes.
 #[derive(Debug)]
 struct Tally {
     tier: Tier,
     hardest: Option<Technique>,
     hardest_weight: f64,
-    work: f64,
     steps: usize,
-    /// Steps that only remove candidates (the pencil work between placements).
-    eliminations: usize,
-    /// The largest rung weight used.
-    max_weight: f64,
-    /// Steps per technique.
-    counts: [u32; Technique::ALL.len()],
+    /// Σ of rung weights over bottleneck passes (rungs weighing `BOTTLENECK_WEIGHT` or more).
+    bottleneck: f64,
+    /// Σ of candidates per cell over passes: how much pencil marking a person scans.
+    scan: f64,
+    /// Unique-combination steps: cages with a single combination.
+    unique_combinations: u32,
+    /// The current pass: its technique and candidate density.
+    pass: Option<(Technique, u64)>,
 }
 
 impl Default for Tally {
@@ -283,23 +311,38 @@ impl Default for Tally {
             tier: Tier::Easy,
             hardest: None,
             hardest_weight: 0.0,
-            work: 0.0,
             steps: 0,
-            eliminations: 0,
-            max_weight: 1.0,
-            counts: [0; Technique::ALL.len()],
+            bottleneck: 0.0,
+            scan: 0.0,
+            unique_combinations: 0,
+            pass: None,
         }
     }
 }
+
+/// A pass whose rung weighs this much or more is a *bottleneck*: no single, cage-combination,
+/// bound or one-cell rule of 45 was left, so a person has to look for something harder.
+pub const BOTTLENECK_WEIGHT: f64 = 5.0;
+
+/// Score bands: a score at or above `LEVEL_BANDS[i]` makes a puzzle at least `Tier::ALL[i + 1]`
+/// (medium, hard, expert). Set at the midpoints between the score medians of Solo's basic,
+/// intermediate, advanced and unreasonable killers (scripts/grade_calibration.py). Extreme is not
+/// reached by score: it means forcing chains or trial.
+pub const LEVEL_BANDS: [f64; 3] = [17.5, 18.5, 19.5];
 
 impl Tally {
     fn add(&mut self, step: &Step, tier: Tier, weight: f64, density: f64) {
         let t = step.technique;
         self.steps += 1;
-        self.eliminations += usize::from(step.placements.is_empty());
-        self.max_weight = self.max_weight.max(weight);
-        self.counts[t as usize] += 1;
-        self.work += weight * density;
+        let pass = (t, density.to_bits());
+        if self.pass != Some(pass) {
+            self.pass = Some(pass);
+            self.scan += density;
+            if weight >= BOTTLENECK_WEIGHT {
+                self.bottleneck += weight;
+            }
+        }
+        self.unique_combinations += u32::from(t == Technique::UniqueCombination);
         let harder = tier > self.tier || (tier == self.tier && weight > self.hardest_weight);
         if harder || self.hardest.is_none() {
             self.tier = self.tier.max(tier);
@@ -307,24 +350,25 @@ impl Tally {
             self.hardest_weight = weight;
         }
     }
-    /// The score: a linear model over the path, fitted (least squares, then rounded) to Solo's
-    /// levels on 600 killers made with `sgt-solo --generate 150 3x3kd{b,i,a,u}` and checked on
-    /// the 160 of `shared/data/killer/solo_levels.jsonl` (see scripts/grade_calibration.py).
-    /// Pencil work between placements counts most (elimination steps), then the hardest
-    /// technique's weight, then how often the medium techniques were needed; cages with a single
-    /// combination are easy ways in and lower it.
-    fn score(&self) -> f64 {
-        let ln_count = |t: Technique| f64::from(self.counts[t as usize]).ln_1p();
-        let raw = 1.5 * self.eliminations as f64 / 100.0
-            + 0.7 * self.max_weight.ln()
-            + 0.3 * ln_count(Technique::LockedCandidates)
-            + 0.2 * ln_count(Technique::MustContain)
-            + 0.15 * ln_count(Technique::CageBounds)
-            + 0.1 * ln_count(Technique::CageCombination)
-            - 0.27 * ln_count(Technique::UniqueCombination)
-            // A tie-break for paths of singles only (plain puzzles): the density-weighted work.
-            + 0.02 * self.work.ln_1p();
-        (2.0 * raw).max(0.0)
+
+    /// The score of a grid of `digits` digits (the module doc explains it):
+    /// `0.5·ln(1 + B) + 3.75·ln(1 + S) − 1.5·ln(1 + U)`, where B is the bottleneck work, S the
+    /// candidate scan (per cell, scaled to 9 digits so other sizes compare) and U the number of
+    /// unique-combination cages used. Fitted by least squares to Solo's levels on 1,200 killers
+    /// (`sgt-solo --generate 300 '3x3kd{b,i,a,u}#fit'`), then rounded; checked on 1,200 others
+    /// (`#held`), the 160 shared ones and KrazyDad volume 1 (scripts/grade_calibration.py).
+    fn score(&self, digits: usize) -> f64 {
+        let scan = self.scan * 9.0 / digits.max(1) as f64;
+        let raw = 0.5 * self.bottleneck.ln_1p() + 3.75 * scan.ln_1p()
+            - 1.5 * f64::from(self.unique_combinations).ln_1p();
+        raw.max(0.0)
+    }
+
+    /// The level: at least the tier of the hardest technique, raised by the score bands (a long or
+    /// laborious path of easier techniques is harder for a person, as HoDoKu grades).
+    fn level(&self, score: f64) -> Level {
+        let band = LEVEL_BANDS.iter().filter(|&&b| score >= b).count();
+        self.tier.max(Tier::ALL[band])
     }
 }
 

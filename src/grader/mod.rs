@@ -5,8 +5,9 @@
 //! technique of the ladder (`techniques::LADDER`) again and again, restarting from the easiest
 //! after every step, and records the path. The level is the highest tier the path needs (the
 //! lowest tier whose techniques alone solve the puzzle: deductions only shrink the candidates, so
-//! this does not depend on the path), the score a density-weighted sum of the work, and trial
-//! (taken from the known solution, recorded as such) is the last resort, so grading always ends.
+//! this does not depend on the path), raised by the band of the score, which adds up the work at
+//! the bottlenecks and the pencil marks scanned (see `grade`'s module doc); trial (taken from the
+//! known solution, recorded as such) is the last resort, so grading always ends.
 
 pub mod grade;
 pub mod state;

@@ -2,14 +2,14 @@
 
 use crate::geometry::{Cell, Digit, House};
 
-/// Difficulty tiers; a puzzle's level is the lowest tier whose techniques solve it.
+/// Difficulty tiers; a puzzle's level is at least the highest tier its path needs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
-    /// Singles and the simplest cage facts.
+    /// Singles and the simplest cage facts, including the rule of 45 on one house.
     Easy,
-    /// Rule of 45 on one house, must-contain digits, locked candidates, pairs.
+    /// Must-contain digits, innie–outie differences, locked candidates, pairs and triples.
     Medium,
-    /// Multi-house innies/outies, triples/quads, basic fish and wings.
+    /// Multi-house innies/outies, cage permutations and clashes, quads, fish and wings.
     Hard,
     /// Chains, ALS, combination/permutation analysis over several cages.
     Expert,

@@ -4,8 +4,10 @@
 //! the board. Finders are grouped by family, one file each. Batch finders report every instance
 //! they see at once (singles, one step per cage), each instance its own step.
 //!
-//! Each rung has a tier (a puzzle's level is the highest tier its easiest-first path needs) and a
-//! weight (the work one step costs a person, scaled by candidate density for the score).
+//! Each rung has a tier (a puzzle's level is at least the highest tier its easiest-first path
+//! needs) and a weight (the work one step costs a person: the score adds up the weights at the
+//! bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
+//! Solo killer, basic ones included, needs them (Solo's `split_block`).
 
 pub mod cages;
 pub(crate) mod context;
@@ -47,7 +49,7 @@ pub struct Rung {
     pub technique: Technique,
     /// Its tier.
     pub tier: Tier,
-    /// Work per step for the score, before the candidate-density factor.
+    /// Work for the score, counted once per bottleneck pass (see `grade`'s module doc).
     pub weight: f64,
     /// The finder.
     pub finder: Finder,
@@ -122,7 +124,7 @@ pub static LADDER: &[Rung] = &[
     cage_rung(T::CageBounds, Easy, 2.0, cages::cage_bounds),
     cage_rung(T::CageCombination, Easy, 3.0, cages::cage_combination),
     cage_rung(T::SingleInnieOutie, Easy, 4.0, sums::single_innie_outie),
-    cage_rung(T::MultiInnieOutie, Medium, 20.0, sums::multi_innie_outie),
+    cage_rung(T::MultiInnieOutie, Easy, 20.0, sums::multi_innie_outie),
     rung(
         T::LockedCandidates,
         Medium,
