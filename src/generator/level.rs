@@ -200,16 +200,18 @@ pub fn reach<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Reached {
-    // At extreme no rung is cut: the full grade is the probe, and kept for the puzzle. Easy and
-    // medium candidates are cheap to grade in full and mostly on target: one grade, not two.
+    // The level: the full grade, kept for the puzzle; at or above hard it runs only on
+    // candidates whose techniques stay within the target (the bounded walk cuts the others off
+    // at the cost of the cheap rungs). Easy and medium candidates are cheap to grade and mostly
+    // on target, extreme ones need the full grade anyway. A level past the target is `Beyond`.
+    let bounded = matches!(target, Level::Hard | Level::Expert);
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        if matches!(target, Level::Easy | Level::Medium | Level::Extreme) {
-            let grade = grader::grade(p);
-            let within = grade.level.filter(|&l| l <= target);
-            (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
-        } else {
-            (level_within(p, target), None)
+        if bounded && level_within(p, target) == Probe::Beyond {
+            return (Probe::Beyond, None);
         }
+        let grade = grader::grade(p);
+        let within = grade.level.filter(|&l| l <= target);
+        (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
     };
     let mut puzzle = puzzle;
     let (mut state, mut graded) = assess(&puzzle);
@@ -235,7 +237,7 @@ pub fn reach<R: Rng>(
                 }
                 // The bounded grade checks uniqueness below extreme; at extreme (no rung cut)
                 // the solver does, with a small budget, before the full grader.
-                let (next, grade) = if target == Level::Extreme && !is_unique(&merged) {
+                let (next, grade) = if !bounded && !is_unique(&merged) {
                     (Probe::Beyond, None)
                 } else {
                     assess(&merged)

@@ -1,16 +1,17 @@
 //! A bounded grade for generation to a target level: the grader's ladder, easiest first, with
 //! every rung above a ceiling tier cut off.
 //!
-//! The grader's level is the highest tier its easiest-first path needs. Below the ceiling this
-//! walk takes exactly the grader's path (the same finders in the same order on the same board),
-//! so when it solves the puzzle its level is the grader's; when it gets stuck, the grader would
-//! go on with a rung above the ceiling (or trial), so the puzzle is harder than the ceiling — or
-//! has no unique solution. A puzzle the walk solves is unique: every step is a sound deduction,
-//! so the placed digits are forced. That makes it the uniqueness check of a merged layout too,
-//! and an off-level candidate costs only the cheap rungs, never the chains and trial of the
-//! expert and extreme tiers.
+//! Below the ceiling this walk takes exactly the grader's path (the same finders in the same
+//! order on the same board), so when it solves the puzzle it returns the tier of the hardest
+//! technique the grader uses — the grader's level is that tier, raised by its score band — and
+//! when it gets stuck, the grader would go on with a rung above the ceiling (or trial), so the
+//! puzzle is harder than the ceiling, or has no unique solution. A puzzle the walk solves is
+//! unique: every step is a sound deduction, so the placed digits are forced. So an off-level
+//! candidate costs only the cheap rungs, never the chains and trial of the expert and extreme
+//! tiers, and the full grade (which then follows the same path) runs only on puzzles within the
+//! ceiling.
 
-use crate::grader::techniques::{Context, LADDER};
+use crate::grader::techniques::{tier_of, Context, LADDER};
 use crate::grader::{self, Board, Level};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -18,18 +19,20 @@ use crate::puzzle::Puzzle;
 /// What the bounded walk found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Probe {
-    /// Solved by rungs up to the ceiling: unique, and the grader's level is this.
+    /// Solved by rungs up to the ceiling: unique, and this is the tier of the hardest technique
+    /// the grader uses (its level is at least this).
     Level(Level),
     /// Stuck at the ceiling: harder than it, or not uniquely solvable.
     Beyond,
 }
 
-/// The level of `puzzle` if it is at most `ceiling` (and the puzzle is unique), else `Beyond`.
-/// With the ceiling at extreme (no rung cut) the full grader decides.
+/// The tier of the hardest technique `puzzle` needs if it is at most `ceiling` (and the puzzle
+/// is unique), else `Beyond`. With the ceiling at extreme (no rung cut) the full grader decides.
 pub fn level_within(puzzle: &Puzzle, ceiling: Level) -> Probe {
     if ceiling == Level::Extreme {
-        return match grader::grade(puzzle).level {
-            Some(level) => Probe::Level(level),
+        let graded = grader::grade(puzzle);
+        return match graded.level {
+            Some(_) => Probe::Level(graded.hardest.map_or(Level::Easy, tier_of)),
             None => Probe::Beyond,
         };
     }
@@ -85,8 +88,8 @@ mod tests {
     use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
     use crate::grader::Tier;
 
-    /// Under every ceiling, the bounded walk agrees with the full grader: the grader's level
-    /// when that is within the ceiling, `Beyond` when it is above.
+    /// Under every ceiling, the bounded walk agrees with the full grader: the tier of the
+    /// grader's hardest technique when that is within the ceiling, `Beyond` when it is above.
     #[test]
     fn agrees_with_the_grader_under_every_ceiling() {
         let configs = [
@@ -103,9 +106,9 @@ mod tests {
                 let Outcome::Generated(g) = generate_puzzle(config, 4, index) else {
                     continue;
                 };
-                let level = grader::grade(&g.puzzle)
-                    .level
-                    .expect("generated puzzles are unique");
+                let graded = grader::grade(&g.puzzle);
+                let level = graded.hardest.map_or(Tier::Easy, tier_of);
+                assert!(graded.level.expect("generated puzzles are unique") >= level);
                 seen.push(level);
                 for ceiling in Tier::ALL {
                     let want = if level <= ceiling {
