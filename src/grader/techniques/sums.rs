@@ -160,23 +160,43 @@ pub(crate) fn derive_equations(
             true => (0..1u32 << partial.len()).collect(),
             false => vec![0, (1u32 << partial.len()) - 1],
         };
+        // Cages are disjoint, so a choice's innies + outies count is the base innies plus, per
+        // chosen cage, its cells outside minus its cells inside: sets only for the short ones.
+        let base_innies = region.difference(&base_cells).len() as i32;
+        let deltas: Vec<i32> = partial
+            .iter()
+            .map(|&k| {
+                let out = cage_sets[k].difference(&region).len() as i32;
+                out - (cage_sets[k].len() as i32 - out)
+            })
+            .collect();
         for choice in choices {
+            let count = deltas
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| choice & (1 << i) != 0)
+                .fold(base_innies, |a, (_, &d)| a + d);
+            if count <= 0 || count > MAX_TERMS as i32 {
+                continue;
+            }
             let mut cells = base_cells;
             let mut sum = base_sum;
-            let mut cages = inside.clone();
             for (i, &k) in partial.iter().enumerate() {
                 if choice & (1 << i) != 0 {
                     cells = cells.union(&cage_sets[k]);
                     sum += puzzle.cages()[k].sum as i32;
-                    cages.push(k);
                 }
             }
             let innies = region.difference(&cells);
             let outies = cells.difference(&region);
-            let count = innies.len() + outies.len();
-            if count == 0 || count > MAX_TERMS {
-                continue;
-            }
+            let mut cages = inside.clone();
+            cages.extend(
+                partial
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| choice & (1 << i) != 0)
+                    .map(|(_, &k)| k),
+            );
             let region_total = house_total * houses.len() as i32;
             let (kind, terms, total) = if outies.is_empty() {
                 (
@@ -211,27 +231,37 @@ pub(crate) fn derive_equations(
         }
     }
     // Cage splitting: a cage holding all the cells of a positive equation splits in two.
+    let mut cage_of = vec![usize::MAX; puzzle.geometry().cell_count()];
+    for (k, cage) in puzzle.cages().iter().enumerate() {
+        for &c in &cage.cells {
+            cage_of[c.as_index()] = k;
+        }
+    }
     let mut splits = Vec::new();
     for e in out.iter().filter(|e| e.terms.iter().all(|t| t.1 == 1)) {
+        // Only the cage of the first cell can hold them all (cages are disjoint).
+        let k = cage_of[e.terms[0].0.as_index()];
+        if k == usize::MAX || e.terms.iter().any(|t| cage_of[t.0.as_index()] != k) {
+            continue;
+        }
         let cells: CellSet = e.terms.iter().map(|t| t.0).collect();
-        for (k, s) in cage_sets.iter().enumerate() {
-            let rest = s.difference(&cells);
-            if rest.is_empty() || rest.len() + cells.len() != s.len() {
-                continue;
-            }
-            let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
-            let total = puzzle.cages()[k].sum as i32 - e.total;
-            if seen.insert(key_of(&terms, total)) {
-                let mut cages = e.cages.clone();
-                cages.push(k);
-                splits.push(Equation {
-                    terms,
-                    total,
-                    kind: Kind::Split,
-                    houses: e.houses.clone(),
-                    cages,
-                });
-            }
+        let s = &cage_sets[k];
+        let rest = s.difference(&cells);
+        if rest.is_empty() {
+            continue;
+        }
+        let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
+        let total = puzzle.cages()[k].sum as i32 - e.total;
+        if seen.insert(key_of(&terms, total)) {
+            let mut cages = e.cages.clone();
+            cages.push(k);
+            splits.push(Equation {
+                terms,
+                total,
+                kind: Kind::Split,
+                houses: e.houses.clone(),
+                cages,
+            });
         }
     }
     out.extend(splits);
@@ -281,77 +311,99 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
                 .fold(0, |a, j| a | 1 << j)
         })
         .collect();
-    // Bounds of the suffix sums for pruning.
-    let lo_hi = |i: usize| -> (i32, i32) {
-        let (min, max) = (
-            cands[i].trailing_zeros() as i32 + 1,
-            16 - cands[i].leading_zeros() as i32,
-        );
-        match coefs[i] > 0 {
-            true => (min, max),
-            false => (-max, -min),
-        }
-    };
-    let mut suffix = vec![(0, 0); u + 1];
-    for i in (0..u).rev() {
-        let (lo, hi) = lo_hi(i);
-        suffix[i] = (suffix[i + 1].0 + lo, suffix[i + 1].1 + hi);
-    }
+    // Each candidate of each cell is tested by a search for one assignment that gives it (the
+    // assignment found also vouches for the digits it gives the other cells), instead of
+    // listing every assignment: far fewer nodes when most candidates survive.
     let mut search = Search {
-        cands: &cands,
+        cands: [0; MAX_UNKNOWN],
         sees: &sees,
         coefs: &coefs,
-        suffix: &suffix,
-        keep: vec![0; u],
-        values: vec![0; u],
+        suffix: [(0, 0); MAX_UNKNOWN + 1],
+        values: [0; MAX_UNKNOWN],
         nodes: 0,
     };
-    search.go(0, total);
-    let (nodes, keep) = (search.nodes, search.keep);
-    (nodes <= MAX_NODES).then_some(Solutions { cells, keep })
+    let mut keep = vec![0u16; u];
+    for i in 0..u {
+        let mut todo = cands[i] & !keep[i];
+        while todo != 0 {
+            let bit = todo & todo.wrapping_neg();
+            todo &= todo - 1;
+            search.cands[..u].copy_from_slice(&cands);
+            search.cands[i] = bit;
+            search.bounds(u);
+            if search.go(0, total) {
+                for (k, v) in keep.iter_mut().zip(&search.values) {
+                    *k |= 1 << (v - 1);
+                }
+                todo &= !keep[i];
+            }
+            if search.nodes > MAX_NODES {
+                return None;
+            }
+        }
+        if keep[i] == 0 {
+            // No assignment at all: nothing to conclude here (the board is broken).
+            break;
+        }
+    }
+    Some(Solutions { cells, keep })
 }
 
 struct Search<'a> {
-    cands: &'a [u16],
+    /// Candidates per unknown cell (one fixed to the digit under test).
+    cands: [u16; MAX_UNKNOWN],
     sees: &'a [u16],
     coefs: &'a [i32],
-    suffix: &'a [(i32, i32)],
-    keep: Vec<u16>,
-    values: Vec<u8>,
+    /// Bounds of the suffix sums, for pruning.
+    suffix: [(i32, i32); MAX_UNKNOWN + 1],
+    values: [u8; MAX_UNKNOWN],
     nodes: usize,
 }
 
 impl Search<'_> {
-    /// Assign cells `i..`, needing `rest` from them; true if some assignment completes.
+    /// Bounds of the sums of cells `i..u`, from their candidates.
+    fn bounds(&mut self, u: usize) {
+        self.suffix[u] = (0, 0);
+        for i in (0..u).rev() {
+            let c = self.cands[i];
+            let (min, max) = (c.trailing_zeros() as i32 + 1, 16 - c.leading_zeros() as i32);
+            let (lo, hi) = match self.coefs[i] > 0 {
+                true => (min, max),
+                false => (-max, -min),
+            };
+            self.suffix[i] = (self.suffix[i + 1].0 + lo, self.suffix[i + 1].1 + hi);
+        }
+    }
+
+    /// Assign cells `i..`, needing `rest` from them; true (with `values` set) at the first
+    /// assignment that completes.
     fn go(&mut self, i: usize, rest: i32) -> bool {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
             return false;
         }
-        if i == self.cands.len() {
-            if rest == 0 {
-                for (k, v) in self.keep.iter_mut().zip(&self.values) {
-                    *k |= 1 << (v - 1);
-                }
-                return true;
-            }
-            return false;
+        if i == self.coefs.len() {
+            return rest == 0;
         }
         if rest < self.suffix[i].0 || rest > self.suffix[i].1 {
             return false;
         }
-        let mut any = false;
         let mut avail = self.cands[i];
         for j in 0..i {
             if self.sees[i] & (1 << j) != 0 {
                 avail &= !(1 << (self.values[j] - 1));
             }
         }
-        for d in DigitSet::from_bits(avail).iter() {
-            self.values[i] = d.get();
-            any |= self.go(i + 1, rest - self.coefs[i] * d.get() as i32);
+        while avail != 0 {
+            let b = avail.trailing_zeros();
+            avail &= avail - 1;
+            let d = b as i32 + 1;
+            self.values[i] = d as u8;
+            if self.go(i + 1, rest - self.coefs[i] * d) {
+                return true;
+            }
         }
-        any
+        false
     }
 }
 
