@@ -156,26 +156,30 @@ pub(crate) fn derive_equations(
             .iter()
             .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
         let base_sum: i32 = inside.iter().map(|&k| puzzle.cages()[k].sum as i32).sum();
-        let choices: Vec<u32> = match partial.len() <= MAX_PARTIAL {
-            true => (0..1u32 << partial.len()).collect(),
-            false => vec![0, (1u32 << partial.len()) - 1],
+        let all = match partial.len() {
+            0 => 0,
+            len => u64::MAX >> (64 - len.min(64)),
+        };
+        let (step, last) = match partial.len() <= MAX_PARTIAL {
+            true => (1, all),
+            false => (all, all),
         };
         // Cages are disjoint, so a choice's innies + outies count is the base innies plus, per
         // chosen cage, its cells outside minus its cells inside: sets only for the short ones.
         let base_innies = region.difference(&base_cells).len() as i32;
-        let deltas: Vec<i32> = partial
-            .iter()
-            .map(|&k| {
-                let out = cage_sets[k].difference(&region).len() as i32;
-                out - (cage_sets[k].len() as i32 - out)
-            })
-            .collect();
-        for choice in choices {
-            let count = deltas
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| choice & (1 << i) != 0)
-                .fold(base_innies, |a, (_, &d)| a + d);
+        let mut deltas = [0i32; 64];
+        for (d, &k) in deltas.iter_mut().zip(&partial) {
+            let out = cage_sets[k].difference(&region).len() as i32;
+            *d = out - (cage_sets[k].len() as i32 - out);
+        }
+        // Every subset of the partial cages when there are few, else none or all of them.
+        for choice in (0..=last).step_by(step as usize) {
+            let mut count = base_innies;
+            let mut bits = choice;
+            while bits != 0 {
+                count += deltas[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
             if count <= 0 || count > MAX_TERMS as i32 {
                 continue;
             }
@@ -189,6 +193,16 @@ pub(crate) fn derive_equations(
             }
             let innies = region.difference(&cells);
             let outies = cells.difference(&region);
+            let region_total = house_total * houses.len() as i32;
+            // The equation's identity first: repeats are dropped before anything is built.
+            let key = match (innies.is_empty(), outies.is_empty()) {
+                (_, true) => (innies, CellSet::EMPTY, region_total - sum),
+                (true, false) => (outies, CellSet::EMPTY, sum - region_total),
+                (false, false) => (outies, innies, sum - region_total),
+            };
+            if !seen.insert(key) {
+                continue;
+            }
             let mut cages = inside.clone();
             cages.extend(
                 partial
@@ -197,7 +211,6 @@ pub(crate) fn derive_equations(
                     .filter(|&(i, _)| choice & (1 << i) != 0)
                     .map(|(_, &k)| k),
             );
-            let region_total = house_total * houses.len() as i32;
             let (kind, terms, total) = if outies.is_empty() {
                 (
                     Kind::Innies,
@@ -219,15 +232,13 @@ pub(crate) fn derive_equations(
                 t.sort();
                 (Kind::Difference, t, sum - region_total)
             };
-            if seen.insert(key_of(&terms, total)) {
-                out.push(Equation {
-                    terms,
-                    total,
-                    kind,
-                    houses: houses.clone(),
-                    cages,
-                });
-            }
+            out.push(Equation {
+                terms,
+                total,
+                kind,
+                houses: houses.clone(),
+                cages,
+            });
         }
     }
     // Cage splitting: a cage holding all the cells of a positive equation splits in two.
@@ -442,6 +453,22 @@ fn region_text(board: &Board, e: &Equation) -> String {
 fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
     for i in 0..ctx.equations.len() {
         let e = &ctx.equations[i];
+        // The technique of most equations does not depend on the board: skip the others early.
+        let fixed = match (e.houses.len(), e.kind) {
+            (1, Kind::Innies | Kind::Outies) => None,
+            (1, Kind::Split) => Some(Technique::MultiInnieOutie),
+            (1, Kind::Difference) => Some(Technique::InnieOutieDifference),
+            _ => Some(Technique::MultiHouseInnieOutie),
+        };
+        if fixed.is_some_and(|t| t != technique)
+            || (fixed.is_none()
+                && !matches!(
+                    technique,
+                    Technique::SingleInnieOutie | Technique::MultiInnieOutie
+                ))
+        {
+            continue;
+        }
         if ctx.unchanged(board, Memo::Equation, i, e.terms.iter().map(|t| t.0)) {
             continue;
         }
