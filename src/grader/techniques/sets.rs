@@ -6,7 +6,7 @@
 //! instances are tried in a fixed order (house, cage and digit indices ascending).
 
 use super::cages::CageView;
-use super::context::Context;
+use super::context::{Context, Memo};
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
@@ -249,19 +249,66 @@ fn unit_text(board: &Board, u: &Unit) -> String {
 /// Killer pair (size 2) / triple (size 3): in a house, `size` units (at least one of them a cage)
 /// each of which must hold one of `size` digits hold all of them, one each: the rest of the house
 /// loses them, and the cages' combinations with two of them die.
-fn killer_subset(board: &Board, size: usize, out: &mut Vec<Step>) {
+fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<Step>) {
     let n = board.size();
+    let memo = match size {
+        2 => Memo::KillerPair,
+        _ => Memo::KillerTriple,
+    };
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        let Some(units) = units(board, house) else {
-            continue;
-        };
-        if units.iter().all(|u| u.cage.is_none()) || units.len() <= size {
+        if unchanged_house(ctx, board, memo, house) {
             continue;
         }
+        let before = out.len();
+        killer_subset_in(board, house, size, n, out);
+        if out.len() == before {
+            ctx.remember(board, memo, h);
+        }
+    }
+}
+
+/// Has nothing a house finder reads (the house's cells and the cells of the cages touching it)
+/// changed since it last found nothing there?
+fn unchanged_house(ctx: &Context, board: &Board, memo: Memo, house: House) -> bool {
+    let cells = board.house_cells(house);
+    let cages = cells
+        .iter()
+        .filter_map(|&c| board.cage_of(c))
+        .flat_map(|k| board.cages()[k].cells.iter().copied());
+    ctx.unchanged(
+        board,
+        memo,
+        house.as_index(),
+        cells.iter().copied().chain(cages),
+    )
+}
+
+/// The next larger mask with the same number of bits (Gosper's hack).
+fn next_same_bits(v: u32) -> u32 {
+    let c = v & v.wrapping_neg();
+    let r = v + c;
+    (((r ^ v) >> 2) / c) | r
+}
+
+fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mut Vec<Step>) {
+    {
+        let Some(mut units) = units(board, house) else {
+            return;
+        };
+        if units.iter().all(|u| u.cage.is_none()) || units.len() <= size {
+            return;
+        }
+        let all_units = units.len();
+        // A cell with more candidates than the subset's size never holds one of its digits for
+        // sure: only cages and small cells can be part of it.
+        units.retain(|u| u.cage.is_some() || u.combos.len() <= size);
         let missing = DigitSet::all(n).difference(board.placed_in(house)).bits();
-        for d in 1u16..1 << n {
-            if d.count_ones() as usize != size || d & !missing != 0 {
+        let mut mask = (1u32 << size) - 1;
+        while mask < 1 << n {
+            let d = mask as u16;
+            mask = next_same_bits(mask);
+            if d & !missing != 0 || all_units <= size {
                 continue;
             }
             let hit: Vec<usize> = (0..units.len()).filter(|&i| units[i].hits(d)).collect();
@@ -320,13 +367,13 @@ fn killer_subset(board: &Board, size: usize, out: &mut Vec<Step>) {
 }
 
 /// Killer pairs: two units of a house (one a cage at least) that must each hold one of two digits.
-pub fn killer_pair(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    killer_subset(board, 2, out)
+pub fn killer_pair(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    killer_subset(ctx, board, 2, out)
 }
 
 /// Killer triples: three units of a house that must each hold one of three digits.
-pub fn killer_triple(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    killer_subset(board, 3, out)
+pub fn killer_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    killer_subset(ctx, board, 3, out)
 }
 
 /// The search of a house partition: pick one combination per cage unit, no digit twice, and
@@ -391,19 +438,32 @@ fn matches(cells: &[u16], left: u16) -> bool {
 /// House partition: the cages lying in a house and its other empty cells share out the digits the
 /// house lacks, each once. A combination of a cage that no such sharing uses dies; a free cell
 /// keeps only digits some sharing leaves it.
-pub fn house_partition(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+pub fn house_partition(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        let Some(units) = units(board, house) else {
+        if unchanged_house(ctx, board, Memo::HousePartition, house) {
             continue;
+        }
+        let before = out.len();
+        partition_in(board, house, n, out);
+        if out.len() == before {
+            ctx.remember(board, Memo::HousePartition, h);
+        }
+    }
+}
+
+fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
+    {
+        let Some(units) = units(board, house) else {
+            return;
         };
         let cages: Vec<&Unit> = units.iter().filter(|u| u.cage.is_some()).collect();
         if cages.is_empty()
             || (cages.len() < 2 && units.len() - cages.len() < 2)
             || cages.iter().any(|u| u.combos.len() > 32)
         {
-            continue;
+            return;
         }
         let free_units: Vec<&Unit> = units.iter().filter(|u| u.cage.is_none()).collect();
         let missing = DigitSet::all(n).difference(board.placed_in(house)).bits();
@@ -420,7 +480,7 @@ pub fn house_partition(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         };
         search.go(0, missing);
         if search.nodes > PARTITION_NODES || search.used.contains(&0) {
-            continue;
+            return;
         }
         let mut step = Step::new(Technique::HousePartition);
         let mut dead = Vec::new();
@@ -449,7 +509,7 @@ pub fn house_partition(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
                 .extend(DigitSet::from_bits(gone).iter().map(|x| (c, x)));
         }
         if step.eliminations.is_empty() {
-            continue;
+            return;
         }
         if board.explaining() {
             let names: Vec<String> = search.cages.iter().map(|u| unit_text(board, u)).collect();

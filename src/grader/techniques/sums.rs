@@ -17,6 +17,7 @@ use crate::grader::text::house_name;
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Largest equation kept (cells with a coefficient).
 const MAX_TERMS: usize = 6;
@@ -40,17 +41,59 @@ pub(crate) enum Kind {
     Split,
 }
 
-/// `sum(coef * cell) = total` over a few cells.
+/// Most cells an equation holds (a split cage's rest: a cage has at most N <= 16 cells).
+const TERM_ROOM: usize = 16;
+
+/// `sum(coef * cell) = total` over a few cells. Kept without heap parts of its own (a puzzle
+/// derives hundreds): terms inline, the region's houses and cages shared.
 #[derive(Clone, Debug)]
 pub(crate) struct Equation {
-    /// Cells with coefficient +1 or -1, ascending by cell.
-    pub(crate) terms: Vec<(Cell, i8)>,
+    /// Cells with coefficient +1 or -1, ascending by cell (the first `len`).
+    terms: [(Cell, i8); TERM_ROOM],
+    len: u8,
     pub(crate) total: i32,
     pub(crate) kind: Kind,
-    /// The houses of the region.
-    pub(crate) houses: Vec<House>,
+    /// The houses of the region (shared by the region's equations).
+    pub(crate) houses: Arc<[House]>,
+    /// The cages inside the region, and those poking out of it (shared by the region's
+    /// equations); `chosen` says which of the latter are used.
+    inside: Arc<[usize]>,
+    partial: Arc<[usize]>,
+    chosen: u64,
+    /// The cage split by a `Split` equation (`usize::MAX` otherwise).
+    split: usize,
+}
+
+impl Equation {
+    /// The cells with their coefficients.
+    pub(crate) fn terms(&self) -> &[(Cell, i8)] {
+        &self.terms[..self.len as usize]
+    }
     /// Cages used.
-    pub(crate) cages: Vec<usize>,
+    pub(crate) fn cages(&self) -> Vec<usize> {
+        let mut cages = self.inside.to_vec();
+        cages.extend(
+            self.partial
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| self.chosen & (1 << i) != 0)
+                .map(|(_, &k)| k),
+        );
+        if self.split != usize::MAX {
+            cages.push(self.split);
+        }
+        cages
+    }
+}
+
+/// Terms into the inline array (`None` when they do not fit).
+fn inline_terms(terms: &[(Cell, i8)]) -> Option<([(Cell, i8); TERM_ROOM], u8)> {
+    if terms.len() > TERM_ROOM {
+        return None;
+    }
+    let mut out = [(Cell::new(0), 0i8); TERM_ROOM];
+    out[..terms.len()].copy_from_slice(terms);
+    Some((out, terms.len() as u8))
 }
 
 /// An equation's identity: its + cells, its - cells, its total.
@@ -140,8 +183,11 @@ pub(crate) fn derive_equations(
         .zip(puzzle.cages())
         .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32))
         .collect();
-    let mut out = Vec::new();
+    seen.reserve(1024);
+    let mut out = Vec::with_capacity(512);
+    let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
     for (region, houses) in regions(puzzle, house_sets) {
+        let houses: Arc<[House]> = houses.into();
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -152,6 +198,8 @@ pub(crate) fn derive_equations(
                 }
             }
         }
+        let inside_shared: Arc<[usize]> = inside.as_slice().into();
+        let partial_shared: Arc<[usize]> = partial.as_slice().into();
         let base_cells = inside
             .iter()
             .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
@@ -203,41 +251,32 @@ pub(crate) fn derive_equations(
             if !seen.insert(key) {
                 continue;
             }
-            let mut cages = inside.clone();
-            cages.extend(
-                partial
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| choice & (1 << i) != 0)
-                    .map(|(_, &k)| k),
-            );
-            let (kind, terms, total) = if outies.is_empty() {
-                (
-                    Kind::Innies,
-                    innies.iter().map(|c| (c, 1)).collect::<Vec<_>>(),
-                    region_total - sum,
-                )
+            terms.clear();
+            let (kind, total) = if outies.is_empty() {
+                terms.extend(innies.iter().map(|c| (c, 1)));
+                (Kind::Innies, region_total - sum)
             } else if innies.is_empty() {
-                (
-                    Kind::Outies,
-                    outies.iter().map(|c| (c, 1)).collect(),
-                    sum - region_total,
-                )
+                terms.extend(outies.iter().map(|c| (c, 1)));
+                (Kind::Outies, sum - region_total)
             } else {
-                let mut t: Vec<(Cell, i8)> = outies
-                    .iter()
-                    .map(|c| (c, 1))
-                    .chain(innies.iter().map(|c| (c, -1)))
-                    .collect();
-                t.sort();
-                (Kind::Difference, t, sum - region_total)
+                terms.extend(outies.iter().map(|c| (c, 1)));
+                terms.extend(innies.iter().map(|c| (c, -1)));
+                terms.sort();
+                (Kind::Difference, sum - region_total)
+            };
+            let Some((inline, len)) = inline_terms(&terms) else {
+                continue;
             };
             out.push(Equation {
-                terms,
+                terms: inline,
+                len,
                 total,
                 kind,
-                houses: houses.clone(),
-                cages,
+                houses: Arc::clone(&houses),
+                inside: Arc::clone(&inside_shared),
+                partial: Arc::clone(&partial_shared),
+                chosen: choice,
+                split: usize::MAX,
             });
         }
     }
@@ -249,13 +288,13 @@ pub(crate) fn derive_equations(
         }
     }
     let mut splits = Vec::new();
-    for e in out.iter().filter(|e| e.terms.iter().all(|t| t.1 == 1)) {
+    for e in out.iter().filter(|e| e.terms().iter().all(|t| t.1 == 1)) {
         // Only the cage of the first cell can hold them all (cages are disjoint).
-        let k = cage_of[e.terms[0].0.as_index()];
-        if k == usize::MAX || e.terms.iter().any(|t| cage_of[t.0.as_index()] != k) {
+        let k = cage_of[e.terms()[0].0.as_index()];
+        if k == usize::MAX || e.terms().iter().any(|t| cage_of[t.0.as_index()] != k) {
             continue;
         }
-        let cells: CellSet = e.terms.iter().map(|t| t.0).collect();
+        let cells: CellSet = e.terms().iter().map(|t| t.0).collect();
         let s = &cage_sets[k];
         let rest = s.difference(&cells);
         if rest.is_empty() {
@@ -263,20 +302,25 @@ pub(crate) fn derive_equations(
         }
         let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
         let total = puzzle.cages()[k].sum as i32 - e.total;
+        let Some((inline, len)) = inline_terms(&terms) else {
+            continue;
+        };
         if seen.insert(key_of(&terms, total)) {
-            let mut cages = e.cages.clone();
-            cages.push(k);
             splits.push(Equation {
-                terms,
+                terms: inline,
+                len,
                 total,
                 kind: Kind::Split,
-                houses: e.houses.clone(),
-                cages,
+                houses: Arc::clone(&e.houses),
+                inside: Arc::clone(&e.inside),
+                partial: Arc::clone(&e.partial),
+                chosen: e.chosen,
+                split: k,
             });
         }
     }
     out.extend(splits);
-    out.sort_by_key(|e| (e.houses.len(), e.terms.len()));
+    out.sort_by_key(|e| (e.houses.len(), e.terms().len()));
     out
 }
 
@@ -301,7 +345,7 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     let mut total = e.total;
     let mut cells = Vec::new();
     let mut coefs = Vec::new();
-    for &(c, k) in &e.terms {
+    for &(c, k) in e.terms() {
         match board.placed(c) {
             Some(d) => total -= k as i32 * d.get() as i32,
             None => {
@@ -335,6 +379,11 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     };
     let mut keep = vec![0u16; u];
     for i in 0..u {
+        // A cell with one candidate needs no search of its own: the others' assignments give it,
+        // and when there are none every cell is left without a digit anyway.
+        if cands[i].count_ones() == 1 && u > 1 {
+            continue;
+        }
         let mut todo = cands[i] & !keep[i];
         while todo != 0 {
             let bit = todo & todo.wrapping_neg();
@@ -421,7 +470,7 @@ impl Search<'_> {
 /// "r1c4 + r1c5 - r2c6 = 9" over all the equation's cells, placed ones included.
 fn equation_text(board: &Board, e: &Equation) -> String {
     let mut text = String::new();
-    for (i, &(c, k)) in e.terms.iter().enumerate() {
+    for (i, &(c, k)) in e.terms().iter().enumerate() {
         match (i, k > 0) {
             (0, true) => {}
             (0, false) => text.push('-'),
@@ -469,10 +518,10 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         {
             continue;
         }
-        if ctx.unchanged(board, Memo::Equation, i, e.terms.iter().map(|t| t.0)) {
+        if ctx.unchanged(board, Memo::Equation, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
-        let unknown = e.terms.iter().filter(|t| board.is_empty(t.0)).count();
+        let unknown = e.terms().iter().filter(|t| board.is_empty(t.0)).count();
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
@@ -526,8 +575,8 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
         };
     }
     step.cells = s.cells;
-    step.cages = e.cages.clone();
-    step.houses = e.houses.clone();
+    step.cages = e.cages();
+    step.houses = e.houses.to_vec();
     Some(step)
 }
 
