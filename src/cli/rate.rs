@@ -10,10 +10,10 @@ use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{jsonl, Format};
-use sudoku_press::settings::MAX_THREADS;
 use sudoku_press::grader::Grade;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
+use sudoku_press::settings::MAX_THREADS;
 
 /// Flags of `rate`.
 #[derive(clap::Args, Debug)]
