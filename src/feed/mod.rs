@@ -222,14 +222,14 @@ mod tests {
                 ("killer-9-easy".to_string(), e),
                 ("killer-9-medium".to_string(), m),
                 ("killer-9-hard".to_string(), h),
-                ("killer-9-extreme".to_string(), x),
+                ("killer-9-expert".to_string(), x),
             ])
         };
-        // Mon, Tue easy; Wed, Thu medium; Fri, Sat hard; Sun extreme.
+        // Mon, Tue easy; Wed, Thu medium; Fri, Sat hard; Sun expert.
         let left = |e, m, h, x| days_left(&ramp, sunday, &stock(e, m, h, x));
         assert_eq!(left(2, 2, 2, 1), Some((7, "killer-9-easy".into())));
         assert_eq!(left(4, 2, 2, 1), Some((9, "killer-9-medium".into())));
-        assert_eq!(left(9, 9, 9, 0), Some((6, "killer-9-extreme".into())));
+        assert_eq!(left(9, 9, 9, 0), Some((6, "killer-9-expert".into())));
         assert_eq!(left(0, 9, 9, 9), Some((0, "killer-9-easy".into())));
         let plenty = u64::MAX / 2;
         assert_eq!(left(plenty, plenty, plenty, plenty), None);

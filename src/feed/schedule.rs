@@ -173,8 +173,8 @@ mod tests {
     fn presets_parse_and_ramp_from_easy_to_expert() {
         let daily = FeedConfig::parse(DAILY).unwrap();
         let levels = |day: &[Slot]| day.iter().map(|s| s.level.clone()).collect::<Vec<_>>();
-        let four = ["easy", "medium", "hard", "extreme"];
-        assert!(daily.days.iter().all(|d| levels(d) == four));
+        let five = ["easy", "medium", "hard", "expert", "extreme"];
+        assert!(daily.days.iter().all(|d| levels(d) == five));
         let tiers: Vec<&str> = crate::grader::Tier::ALL
             .iter()
             .map(|t| t.as_str())
@@ -183,7 +183,7 @@ mod tests {
         let ramp = FeedConfig::parse(RAMP).unwrap();
         let monday = Date::parse("2026-11-30").unwrap();
         assert_eq!(levels(ramp.slots(monday)), ["easy"]);
-        assert_eq!(levels(ramp.slots(monday.add_days(6))), ["extreme"]);
+        assert_eq!(levels(ramp.slots(monday.add_days(6))), ["expert"]);
         assert_eq!(ramp.slots(monday)[0].to_string(), "killer-9-easy");
     }
 

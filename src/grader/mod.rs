@@ -19,5 +19,11 @@ pub mod text;
 mod tests;
 
 pub use grade::{grade, is_sound, solve_logically, Grade, Level, Path, Verdict};
+
+/// The grader's version, stored with every grade: bump it whenever a change can move a puzzle's
+/// level or score (a technique, a weight, the score formula, a level band). Files opened for
+/// writing grade their rows of another version again, so one level means one thing in a file.
+/// 1: the ladder's tiers (issue 6's first cut); 2: calibrated score and score bands.
+pub const GRADER_VERSION: i64 = 2;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique, Tier, UnknownLevel};

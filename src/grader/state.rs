@@ -20,6 +20,8 @@ pub struct Board<'p> {
     placed: Vec<u8>,
     /// Cells of every house (rows, columns, regions), as sets.
     house_sets: Vec<CellSet>,
+    /// Cells of every house in order, N per house, for quick scans.
+    house_cells: Vec<Cell>,
     /// Cage index of every cell, `usize::MAX` for an uncaged cell.
     cage_of: Vec<usize>,
     /// Counts changes to the candidates; finders remember it to skip work on unchanged cells.
@@ -38,6 +40,9 @@ impl<'p> Board<'p> {
         let house_sets = (0..g.house_count())
             .map(|h| g.house_cells(House::new(h as u8)).into_iter().collect())
             .collect();
+        let house_cells = (0..g.house_count())
+            .flat_map(|h| g.house_cells(House::new(h as u8)))
+            .collect();
         let mut cage_of = vec![usize::MAX; g.cell_count()];
         for (i, cage) in puzzle.cages().iter().enumerate() {
             for &c in &cage.cells {
@@ -49,6 +54,7 @@ impl<'p> Board<'p> {
             candidates: vec![DigitSet::all(n); g.cell_count()],
             placed: vec![0; g.cell_count()],
             house_sets,
+            house_cells,
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
@@ -86,6 +92,12 @@ impl<'p> Board<'p> {
     pub fn house_set(&self, house: House) -> &CellSet {
         &self.house_sets[house.as_index()]
     }
+    /// Cells of a house in order (rows left to right, columns top to bottom).
+    pub fn house_cells(&self, house: House) -> &[Cell] {
+        let n = self.size();
+        let h = house.as_index();
+        &self.house_cells[h * n..(h + 1) * n]
+    }
     /// The cage holding a cell, if any (index into `Puzzle::cages`).
     pub fn cage_of(&self, cell: Cell) -> Option<usize> {
         let i = self.cage_of[cell.as_index()];
@@ -93,10 +105,15 @@ impl<'p> Board<'p> {
     }
     /// Cells of a house that hold `digit` as a candidate and are not yet placed.
     pub fn places_for(&self, house: House, digit: Digit) -> CellSet {
-        self.house_sets[house.as_index()]
-            .iter()
-            .filter(|&c| self.placed[c.as_index()] == 0 && self.candidates(c).contains(digit))
-            .collect()
+        let mut set = CellSet::EMPTY;
+        let n = self.size();
+        let h = house.as_index();
+        for &c in &self.house_cells[h * n..(h + 1) * n] {
+            if self.placed[c.as_index()] == 0 && self.candidates(c).contains(digit) {
+                set.insert(c);
+            }
+        }
+        set
     }
     /// The puzzle's cages (empty for a plain puzzle).
     pub fn cages(&self) -> &'p [Cage] {
@@ -135,9 +152,9 @@ impl<'p> Board<'p> {
     }
     /// Digits placed in a house.
     pub fn placed_in(&self, house: House) -> DigitSet {
-        self.house_sets[house.as_index()]
+        self.house_cells(house)
             .iter()
-            .filter_map(|c| self.placed(c))
+            .filter_map(|&c| self.placed(c))
             .collect()
     }
     /// Is the board impossible: an empty cell without candidates, a house missing a digit that
@@ -195,9 +212,11 @@ impl<'p> Board<'p> {
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
+        let n = self.size();
         for h in self.geometry().houses_of(cell) {
-            let peers = self.house_sets[h.as_index()];
-            for peer in peers.iter() {
+            let h = h.as_index();
+            for j in h * n..(h + 1) * n {
+                let peer = self.house_cells[j];
                 if peer != cell {
                     self.strike(peer, digit);
                 }

@@ -43,7 +43,8 @@ impl GradeRow {
 }
 
 impl Store {
-    /// Grade every row whose `score` is NULL, in batches of one transaction each (the write lock
+    /// Grade every row not graded by this build's grader (`score` or `grader` NULL, or another
+    /// `grader` version), in batches of one transaction each (the write lock
     /// is taken per batch, so an interrupted pass keeps what it did and the next open goes on).
     pub(super) fn grade_ungraded(&self) -> Result<(), StoreError> {
         let columns = self.puzzle_columns()?;
@@ -61,9 +62,15 @@ impl Store {
         }
     }
 
-    /// Grade up to `BATCH` ungraded rows; how many were graded.
+    /// Grade up to `BATCH` rows not graded by this grader; how many were graded.
     fn grade_batch(&self, columns: &str) -> Result<usize, StoreError> {
-        let sql = format!("SELECT {columns} FROM puzzles p WHERE p.score IS NULL LIMIT {BATCH}");
+        // Three indexable terms (the `grader` index), not `IS NOT`, so that an up-to-date file
+        // is checked without a scan.
+        let sql = format!(
+            "SELECT {columns} FROM puzzles p WHERE p.grader IS NULL OR p.grader < {v} \
+             OR p.grader > {v} LIMIT {BATCH}",
+            v = grader::GRADER_VERSION
+        );
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
         let mut graded = Vec::new();
@@ -78,7 +85,7 @@ impl Store {
             .conn
             .prepare(
                 "UPDATE puzzles SET level = ?2, score = ?3, hardest = ?4, techniques = ?5,
-                 trial = ?6 WHERE id = ?1",
+                 trial = ?6, grader = ?7 WHERE id = ?1",
             )
             .map_err(|e| self.err(e))?;
         for (id, g) in &graded {
@@ -89,7 +96,8 @@ impl Store {
                     g.score,
                     g.hardest,
                     g.techniques,
-                    g.trial
+                    g.trial,
+                    grader::GRADER_VERSION
                 ])
                 .map_err(|e| self.err(e))?;
         }

@@ -205,6 +205,9 @@ impl Store {
         let store = Self::connect(path, flags)?;
         if store.recognize()? {
             store.upgrade()?;
+            // Rows graded by another grader version (or an interrupted upgrade's) are graded
+            // again; an up-to-date file costs one index lookup.
+            store.grade_ungraded()?;
         } else {
             store.create_schema()?;
         }
@@ -410,7 +413,7 @@ impl Store {
                 return Err(self.err(e));
             }
         }
-        self.grade_ungraded()
+        Ok(())
     }
 
     /// The schema revision of the open file.

@@ -9,11 +9,12 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 /// - 2: `issued`, the puzzles given out by the feed or a book (see [`UPGRADES`]).
 /// - 3: the human-style grade of every puzzle: `score`, `hardest`, `techniques`, `trial` (see
 ///   [`ADD_GRADE`]); the rows of an older file are graded in the upgrade (`level` is rewritten).
+/// - 4: `grader`, the version of the grader that made a row's grade (see [`ADD_GRADER`]).
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
 /// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
-pub const SCHEMA_VERSION: i32 = 3;
+pub const SCHEMA_VERSION: i32 = 4;
 
 /// The oldest revision this build can still read (and upgrade when it writes).
 pub const OLDEST_READABLE: i32 = 1;
@@ -54,8 +55,16 @@ ALTER TABLE puzzles ADD COLUMN trial INTEGER;
 CREATE INDEX puzzles_by_level ON puzzles (variant, size, level, score);
 ";
 
+/// Revision 4: `grader`, the `grader::GRADER_VERSION` that graded the row (NULL: none or an older
+/// file's). When a file is opened for writing, rows graded by another version are graded again,
+/// so that one level means one thing in a file after the grader is recalibrated.
+pub const ADD_GRADER: &str = "
+ALTER TABLE puzzles ADD COLUMN grader INTEGER;
+CREATE INDEX puzzles_by_grader ON puzzles (grader);
+";
+
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
-pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED), (2, ADD_GRADE)];
+pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED), (2, ADD_GRADE), (3, ADD_GRADER)];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
 pub const CREATE: &str = "

@@ -114,6 +114,42 @@ fn creates_recognizes_and_resumes() {
 }
 
 #[test]
+fn rows_of_another_grader_version_are_graded_again_when_opened_for_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.db");
+    let mut store = Store::open_or_create(&path).unwrap();
+    let run = store.begin_run(&new_run(Shard::default(), 3)).unwrap();
+    commit(&mut store, &run, 0, 3, |i| Some(format!("k{i}")));
+    let graded = |store: &Store| -> Vec<(String, f64, Option<i64>)> {
+        let mut stmt = store
+            .conn
+            .prepare("SELECT level, score, grader FROM puzzles ORDER BY id")
+            .unwrap();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)));
+        rows.unwrap().map(Result::unwrap).collect()
+    };
+    let fresh = graded(&store);
+    assert!(fresh
+        .iter()
+        .all(|g| g.2 == Some(crate::grader::GRADER_VERSION)));
+    // An older grader's grades (and one row of a file that recorded none) ...
+    store
+        .conn
+        .execute_batch(
+            "UPDATE puzzles SET level = 'extreme', score = 99, grader = 1;
+             UPDATE puzzles SET grader = NULL WHERE id = 2;",
+        )
+        .unwrap();
+    drop(store);
+    // ... are read as they are, and made again by the first writer.
+    let reader = Store::open_read_only(&path).unwrap();
+    assert_eq!(graded(&reader)[0].0, "extreme");
+    drop(reader);
+    let store = Store::open_or_create(&path).unwrap();
+    assert_eq!(graded(&store), fresh);
+}
+
+#[test]
 fn a_chunk_committed_by_another_writer_is_skipped_and_a_gap_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open_or_create(&dir.path().join("p.db")).unwrap();

@@ -211,18 +211,20 @@ pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
 }
 
 /// Sum of the `count` smallest (or largest) digits of `pool`, `None` if it has fewer.
-fn extreme_sum(pool: u16, count: usize, largest: bool) -> Option<usize> {
-    let digits: Vec<usize> = (0..16)
-        .filter(|b| pool & (1 << b) != 0)
-        .map(|b| b + 1)
-        .collect();
-    if digits.len() < count {
+fn extreme_sum(mut pool: u16, count: usize, largest: bool) -> Option<usize> {
+    if (pool.count_ones() as usize) < count {
         return None;
     }
-    Some(match largest {
-        true => digits[digits.len() - count..].iter().sum(),
-        false => digits[..count].iter().sum(),
-    })
+    let mut sum = 0;
+    for _ in 0..count {
+        let b = match largest {
+            true => 15 - pool.leading_zeros() as usize,
+            false => pool.trailing_zeros() as usize,
+        };
+        pool &= !(1 << b);
+        sum += b + 1;
+    }
+    Some(sum)
 }
 
 /// Min/max: a digit is out if the other cells of the cage, with their smallest (largest)

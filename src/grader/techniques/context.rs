@@ -16,9 +16,22 @@ pub(crate) enum Memo {
     CageCombination,
     CagePermutation,
     Equation,
+    KillerPair,
+    KillerTriple,
+    HousePartition,
 }
 
-const MEMOS: usize = 5;
+const MEMOS: usize = 8;
+
+impl Memo {
+    /// Is the memo kept per house (else per cage, or per equation)?
+    fn per_house(self) -> bool {
+        matches!(
+            self,
+            Memo::KillerPair | Memo::KillerTriple | Memo::HousePartition
+        )
+    }
+}
 
 /// Tables built once per puzzle.
 #[derive(Clone, Debug)]
@@ -56,11 +69,21 @@ impl Context {
             .map(|k| k.cells.iter().copied().collect())
             .collect();
         let equations = derive_equations(puzzle, &houses, &cage_sets);
+        const KINDS: [Memo; MEMOS] = [
+            Memo::UniqueCombination,
+            Memo::CageBounds,
+            Memo::CageCombination,
+            Memo::CagePermutation,
+            Memo::Equation,
+            Memo::KillerPair,
+            Memo::KillerTriple,
+            Memo::HousePartition,
+        ];
         let memo = std::array::from_fn(|m| {
-            let len = if m == Memo::Equation as usize {
-                equations.len()
-            } else {
-                cage_sets.len()
+            let len = match KINDS[m] {
+                Memo::Equation => equations.len(),
+                kind if kind.per_house() => houses.len(),
+                _ => cage_sets.len(),
             };
             vec![0; len]
         });

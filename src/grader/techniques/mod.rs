@@ -13,6 +13,7 @@ pub mod cages;
 pub(crate) mod context;
 pub mod must;
 pub mod plain;
+pub mod sets;
 pub mod singles;
 pub mod sums;
 
@@ -134,7 +135,9 @@ pub static LADDER: &[Rung] = &[
     cage_rung(T::MustContain, Medium, 12.0, must::cage_pointing),
     rung(T::NakedPair, Medium, 12.0, one(plain::find_naked_pair)),
     rung(T::HiddenPair, Medium, 15.0, one(plain::find_hidden_pair)),
+    cage_rung(T::CageSubset, Medium, 15.0, sets::cage_subset),
     cage_rung(T::MustContain, Medium, 20.0, must::cage_house_overlap),
+    cage_rung(T::KillerSubset, Medium, 20.0, sets::killer_pair),
     rung(T::NakedTriple, Medium, 20.0, one(plain::find_naked_triple)),
     cage_rung(
         T::InnieOutieDifference,
@@ -164,6 +167,8 @@ pub static LADDER: &[Rung] = &[
         one(plain::find_two_string_kite),
     ),
     cage_rung(T::CombinationClash, Hard, 45.0, cages::combination_clash),
+    cage_rung(T::KillerSubset, Hard, 45.0, sets::killer_triple),
+    cage_rung(T::HousePartition, Hard, 50.0, sets::house_partition),
     rung(T::Swordfish, Hard, 50.0, one(plain::find_swordfish)),
     rung(T::XyWing, Hard, 50.0, one(plain::find_xy_wing)),
     rung(T::XyzWing, Hard, 60.0, one(plain::find_xyz_wing)),
@@ -173,6 +178,12 @@ pub static LADDER: &[Rung] = &[
         Hard,
         60.0,
         one(plain::find_simple_colouring),
+    ),
+    rung(
+        T::LawOfLeftovers,
+        Hard,
+        60.0,
+        Finder::Cages(sets::law_of_leftovers),
     ),
     rung(T::NakedQuad, Hard, 50.0, one(plain::find_naked_quad)),
     rung(T::HiddenQuad, Hard, 60.0, one(plain::find_hidden_quad)),

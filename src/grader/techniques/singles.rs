@@ -25,7 +25,11 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
-        let mut empty = board.house_set(house).iter().filter(|&c| board.is_empty(c));
+        let mut empty = board
+            .house_cells(house)
+            .iter()
+            .copied()
+            .filter(|&c| board.is_empty(c));
         let (Some(cell), None) = (empty.next(), empty.next()) else {
             continue;
         };
@@ -94,20 +98,28 @@ pub fn hidden_single(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
-        // One pass over the house: how many places each digit has, and the last one seen.
-        let mut count = [0u8; 16];
-        let mut last = [Cell::new(0); 16];
-        for cell in board.house_set(house).iter() {
-            if !board.is_empty(cell) {
-                continue;
-            }
-            for d in board.candidates(cell).iter() {
-                count[d.as_index()] += 1;
-                last[d.as_index()] = cell;
+        // One pass over the house: the digits seen once, the digits seen more than once.
+        let (mut once, mut more) = (0u16, 0u16);
+        for &cell in board.house_cells(house) {
+            if board.is_empty(cell) {
+                let c = board.candidates(cell).bits();
+                more |= once & c;
+                once |= c;
             }
         }
-        for (i, (&k, &cell)) in count.iter().zip(&last).enumerate().take(n) {
-            if k != 1 || done.contains(cell) {
+        let mut singles = once & !more;
+        while singles != 0 {
+            let i = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            let Some(cell) = board
+                .house_cells(house)
+                .iter()
+                .copied()
+                .find(|&c| board.is_empty(c) && board.candidates(c).bits() & (1 << i) != 0)
+            else {
+                continue;
+            };
+            if done.contains(cell) {
                 continue;
             }
             done.insert(cell);

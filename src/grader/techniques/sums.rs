@@ -17,6 +17,7 @@ use crate::grader::text::house_name;
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Largest equation kept (cells with a coefficient).
 const MAX_TERMS: usize = 6;
@@ -40,17 +41,59 @@ pub(crate) enum Kind {
     Split,
 }
 
-/// `sum(coef * cell) = total` over a few cells.
+/// Most cells an equation holds (a split cage's rest: a cage has at most N <= 16 cells).
+const TERM_ROOM: usize = 16;
+
+/// `sum(coef * cell) = total` over a few cells. Kept without heap parts of its own (a puzzle
+/// derives hundreds): terms inline, the region's houses and cages shared.
 #[derive(Clone, Debug)]
 pub(crate) struct Equation {
-    /// Cells with coefficient +1 or -1, ascending by cell.
-    pub(crate) terms: Vec<(Cell, i8)>,
+    /// Cells with coefficient +1 or -1, ascending by cell (the first `len`).
+    terms: [(Cell, i8); TERM_ROOM],
+    len: u8,
     pub(crate) total: i32,
     pub(crate) kind: Kind,
-    /// The houses of the region.
-    pub(crate) houses: Vec<House>,
+    /// The houses of the region (shared by the region's equations).
+    pub(crate) houses: Arc<[House]>,
+    /// The cages inside the region, and those poking out of it (shared by the region's
+    /// equations); `chosen` says which of the latter are used.
+    inside: Arc<[usize]>,
+    partial: Arc<[usize]>,
+    chosen: u64,
+    /// The cage split by a `Split` equation (`usize::MAX` otherwise).
+    split: usize,
+}
+
+impl Equation {
+    /// The cells with their coefficients.
+    pub(crate) fn terms(&self) -> &[(Cell, i8)] {
+        &self.terms[..self.len as usize]
+    }
     /// Cages used.
-    pub(crate) cages: Vec<usize>,
+    pub(crate) fn cages(&self) -> Vec<usize> {
+        let mut cages = self.inside.to_vec();
+        cages.extend(
+            self.partial
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| self.chosen & (1 << i) != 0)
+                .map(|(_, &k)| k),
+        );
+        if self.split != usize::MAX {
+            cages.push(self.split);
+        }
+        cages
+    }
+}
+
+/// Terms into the inline array (`None` when they do not fit).
+fn inline_terms(terms: &[(Cell, i8)]) -> Option<([(Cell, i8); TERM_ROOM], u8)> {
+    if terms.len() > TERM_ROOM {
+        return None;
+    }
+    let mut out = [(Cell::new(0), 0i8); TERM_ROOM];
+    out[..terms.len()].copy_from_slice(terms);
+    Some((out, terms.len() as u8))
 }
 
 /// An equation's identity: its + cells, its - cells, its total.
@@ -140,8 +183,11 @@ pub(crate) fn derive_equations(
         .zip(puzzle.cages())
         .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32))
         .collect();
-    let mut out = Vec::new();
+    seen.reserve(1024);
+    let mut out = Vec::with_capacity(512);
+    let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
     for (region, houses) in regions(puzzle, house_sets) {
+        let houses: Arc<[House]> = houses.into();
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -152,90 +198,129 @@ pub(crate) fn derive_equations(
                 }
             }
         }
+        let inside_shared: Arc<[usize]> = inside.as_slice().into();
+        let partial_shared: Arc<[usize]> = partial.as_slice().into();
         let base_cells = inside
             .iter()
             .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
         let base_sum: i32 = inside.iter().map(|&k| puzzle.cages()[k].sum as i32).sum();
-        let choices: Vec<u32> = match partial.len() <= MAX_PARTIAL {
-            true => (0..1u32 << partial.len()).collect(),
-            false => vec![0, (1u32 << partial.len()) - 1],
+        let all = match partial.len() {
+            0 => 0,
+            len => u64::MAX >> (64 - len.min(64)),
         };
-        for choice in choices {
+        let (step, last) = match partial.len() <= MAX_PARTIAL {
+            true => (1, all),
+            false => (all, all),
+        };
+        // Cages are disjoint, so a choice's innies + outies count is the base innies plus, per
+        // chosen cage, its cells outside minus its cells inside: sets only for the short ones.
+        let base_innies = region.difference(&base_cells).len() as i32;
+        let mut deltas = [0i32; 64];
+        for (d, &k) in deltas.iter_mut().zip(&partial) {
+            let out = cage_sets[k].difference(&region).len() as i32;
+            *d = out - (cage_sets[k].len() as i32 - out);
+        }
+        // Every subset of the partial cages when there are few, else none or all of them.
+        for choice in (0..=last).step_by(step as usize) {
+            let mut count = base_innies;
+            let mut bits = choice;
+            while bits != 0 {
+                count += deltas[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            if count <= 0 || count > MAX_TERMS as i32 {
+                continue;
+            }
             let mut cells = base_cells;
             let mut sum = base_sum;
-            let mut cages = inside.clone();
             for (i, &k) in partial.iter().enumerate() {
                 if choice & (1 << i) != 0 {
                     cells = cells.union(&cage_sets[k]);
                     sum += puzzle.cages()[k].sum as i32;
-                    cages.push(k);
                 }
             }
             let innies = region.difference(&cells);
             let outies = cells.difference(&region);
-            let count = innies.len() + outies.len();
-            if count == 0 || count > MAX_TERMS {
+            let region_total = house_total * houses.len() as i32;
+            // The equation's identity first: repeats are dropped before anything is built.
+            let key = match (innies.is_empty(), outies.is_empty()) {
+                (_, true) => (innies, CellSet::EMPTY, region_total - sum),
+                (true, false) => (outies, CellSet::EMPTY, sum - region_total),
+                (false, false) => (outies, innies, sum - region_total),
+            };
+            if !seen.insert(key) {
                 continue;
             }
-            let region_total = house_total * houses.len() as i32;
-            let (kind, terms, total) = if outies.is_empty() {
-                (
-                    Kind::Innies,
-                    innies.iter().map(|c| (c, 1)).collect::<Vec<_>>(),
-                    region_total - sum,
-                )
+            terms.clear();
+            let (kind, total) = if outies.is_empty() {
+                terms.extend(innies.iter().map(|c| (c, 1)));
+                (Kind::Innies, region_total - sum)
             } else if innies.is_empty() {
-                (
-                    Kind::Outies,
-                    outies.iter().map(|c| (c, 1)).collect(),
-                    sum - region_total,
-                )
+                terms.extend(outies.iter().map(|c| (c, 1)));
+                (Kind::Outies, sum - region_total)
             } else {
-                let mut t: Vec<(Cell, i8)> = outies
-                    .iter()
-                    .map(|c| (c, 1))
-                    .chain(innies.iter().map(|c| (c, -1)))
-                    .collect();
-                t.sort();
-                (Kind::Difference, t, sum - region_total)
+                terms.extend(outies.iter().map(|c| (c, 1)));
+                terms.extend(innies.iter().map(|c| (c, -1)));
+                terms.sort();
+                (Kind::Difference, sum - region_total)
             };
-            if seen.insert(key_of(&terms, total)) {
-                out.push(Equation {
-                    terms,
-                    total,
-                    kind,
-                    houses: houses.clone(),
-                    cages,
-                });
-            }
+            let Some((inline, len)) = inline_terms(&terms) else {
+                continue;
+            };
+            out.push(Equation {
+                terms: inline,
+                len,
+                total,
+                kind,
+                houses: Arc::clone(&houses),
+                inside: Arc::clone(&inside_shared),
+                partial: Arc::clone(&partial_shared),
+                chosen: choice,
+                split: usize::MAX,
+            });
         }
     }
     // Cage splitting: a cage holding all the cells of a positive equation splits in two.
+    let mut cage_of = vec![usize::MAX; puzzle.geometry().cell_count()];
+    for (k, cage) in puzzle.cages().iter().enumerate() {
+        for &c in &cage.cells {
+            cage_of[c.as_index()] = k;
+        }
+    }
     let mut splits = Vec::new();
-    for e in out.iter().filter(|e| e.terms.iter().all(|t| t.1 == 1)) {
-        let cells: CellSet = e.terms.iter().map(|t| t.0).collect();
-        for (k, s) in cage_sets.iter().enumerate() {
-            let rest = s.difference(&cells);
-            if rest.is_empty() || rest.len() + cells.len() != s.len() {
-                continue;
-            }
-            let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
-            let total = puzzle.cages()[k].sum as i32 - e.total;
-            if seen.insert(key_of(&terms, total)) {
-                let mut cages = e.cages.clone();
-                cages.push(k);
-                splits.push(Equation {
-                    terms,
-                    total,
-                    kind: Kind::Split,
-                    houses: e.houses.clone(),
-                    cages,
-                });
-            }
+    for e in out.iter().filter(|e| e.terms().iter().all(|t| t.1 == 1)) {
+        // Only the cage of the first cell can hold them all (cages are disjoint).
+        let k = cage_of[e.terms()[0].0.as_index()];
+        if k == usize::MAX || e.terms().iter().any(|t| cage_of[t.0.as_index()] != k) {
+            continue;
+        }
+        let cells: CellSet = e.terms().iter().map(|t| t.0).collect();
+        let s = &cage_sets[k];
+        let rest = s.difference(&cells);
+        if rest.is_empty() {
+            continue;
+        }
+        let terms: Vec<(Cell, i8)> = rest.iter().map(|c| (c, 1)).collect();
+        let total = puzzle.cages()[k].sum as i32 - e.total;
+        let Some((inline, len)) = inline_terms(&terms) else {
+            continue;
+        };
+        if seen.insert(key_of(&terms, total)) {
+            splits.push(Equation {
+                terms: inline,
+                len,
+                total,
+                kind: Kind::Split,
+                houses: Arc::clone(&e.houses),
+                inside: Arc::clone(&e.inside),
+                partial: Arc::clone(&e.partial),
+                chosen: e.chosen,
+                split: k,
+            });
         }
     }
     out.extend(splits);
-    out.sort_by_key(|e| (e.houses.len(), e.terms.len()));
+    out.sort_by_key(|e| (e.houses.len(), e.terms().len()));
     out
 }
 
@@ -260,7 +345,7 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     let mut total = e.total;
     let mut cells = Vec::new();
     let mut coefs = Vec::new();
-    for &(c, k) in &e.terms {
+    for &(c, k) in e.terms() {
         match board.placed(c) {
             Some(d) => total -= k as i32 * d.get() as i32,
             None => {
@@ -281,84 +366,111 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
                 .fold(0, |a, j| a | 1 << j)
         })
         .collect();
-    // Bounds of the suffix sums for pruning.
-    let lo_hi = |i: usize| -> (i32, i32) {
-        let (min, max) = (
-            cands[i].trailing_zeros() as i32 + 1,
-            16 - cands[i].leading_zeros() as i32,
-        );
-        match coefs[i] > 0 {
-            true => (min, max),
-            false => (-max, -min),
-        }
-    };
-    let mut suffix = vec![(0, 0); u + 1];
-    for i in (0..u).rev() {
-        let (lo, hi) = lo_hi(i);
-        suffix[i] = (suffix[i + 1].0 + lo, suffix[i + 1].1 + hi);
-    }
+    // Each candidate of each cell is tested by a search for one assignment that gives it (the
+    // assignment found also vouches for the digits it gives the other cells), instead of
+    // listing every assignment: far fewer nodes when most candidates survive.
     let mut search = Search {
-        cands: &cands,
+        cands: [0; MAX_UNKNOWN],
         sees: &sees,
         coefs: &coefs,
-        suffix: &suffix,
-        keep: vec![0; u],
-        values: vec![0; u],
+        suffix: [(0, 0); MAX_UNKNOWN + 1],
+        values: [0; MAX_UNKNOWN],
         nodes: 0,
     };
-    search.go(0, total);
-    let (nodes, keep) = (search.nodes, search.keep);
-    (nodes <= MAX_NODES).then_some(Solutions { cells, keep })
+    let mut keep = vec![0u16; u];
+    for i in 0..u {
+        // A cell with one candidate needs no search of its own: the others' assignments give it,
+        // and when there are none every cell is left without a digit anyway.
+        if cands[i].count_ones() == 1 && u > 1 {
+            continue;
+        }
+        let mut todo = cands[i] & !keep[i];
+        while todo != 0 {
+            let bit = todo & todo.wrapping_neg();
+            todo &= todo - 1;
+            search.cands[..u].copy_from_slice(&cands);
+            search.cands[i] = bit;
+            search.bounds(u);
+            if search.go(0, total) {
+                for (k, v) in keep.iter_mut().zip(&search.values) {
+                    *k |= 1 << (v - 1);
+                }
+                todo &= !keep[i];
+            }
+            if search.nodes > MAX_NODES {
+                return None;
+            }
+        }
+        if keep[i] == 0 {
+            // No assignment at all: nothing to conclude here (the board is broken).
+            break;
+        }
+    }
+    Some(Solutions { cells, keep })
 }
 
 struct Search<'a> {
-    cands: &'a [u16],
+    /// Candidates per unknown cell (one fixed to the digit under test).
+    cands: [u16; MAX_UNKNOWN],
     sees: &'a [u16],
     coefs: &'a [i32],
-    suffix: &'a [(i32, i32)],
-    keep: Vec<u16>,
-    values: Vec<u8>,
+    /// Bounds of the suffix sums, for pruning.
+    suffix: [(i32, i32); MAX_UNKNOWN + 1],
+    values: [u8; MAX_UNKNOWN],
     nodes: usize,
 }
 
 impl Search<'_> {
-    /// Assign cells `i..`, needing `rest` from them; true if some assignment completes.
+    /// Bounds of the sums of cells `i..u`, from their candidates.
+    fn bounds(&mut self, u: usize) {
+        self.suffix[u] = (0, 0);
+        for i in (0..u).rev() {
+            let c = self.cands[i];
+            let (min, max) = (c.trailing_zeros() as i32 + 1, 16 - c.leading_zeros() as i32);
+            let (lo, hi) = match self.coefs[i] > 0 {
+                true => (min, max),
+                false => (-max, -min),
+            };
+            self.suffix[i] = (self.suffix[i + 1].0 + lo, self.suffix[i + 1].1 + hi);
+        }
+    }
+
+    /// Assign cells `i..`, needing `rest` from them; true (with `values` set) at the first
+    /// assignment that completes.
     fn go(&mut self, i: usize, rest: i32) -> bool {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
             return false;
         }
-        if i == self.cands.len() {
-            if rest == 0 {
-                for (k, v) in self.keep.iter_mut().zip(&self.values) {
-                    *k |= 1 << (v - 1);
-                }
-                return true;
-            }
-            return false;
+        if i == self.coefs.len() {
+            return rest == 0;
         }
         if rest < self.suffix[i].0 || rest > self.suffix[i].1 {
             return false;
         }
-        let mut any = false;
         let mut avail = self.cands[i];
         for j in 0..i {
             if self.sees[i] & (1 << j) != 0 {
                 avail &= !(1 << (self.values[j] - 1));
             }
         }
-        for d in DigitSet::from_bits(avail).iter() {
-            self.values[i] = d.get();
-            any |= self.go(i + 1, rest - self.coefs[i] * d.get() as i32);
+        while avail != 0 {
+            let b = avail.trailing_zeros();
+            avail &= avail - 1;
+            let d = b as i32 + 1;
+            self.values[i] = d as u8;
+            if self.go(i + 1, rest - self.coefs[i] * d) {
+                return true;
+            }
         }
-        any
+        false
     }
 }
 
 /// "r1c4 + r1c5 - r2c6 = 9" over all the equation's cells, placed ones included.
 fn equation_text(board: &Board, e: &Equation) -> String {
     let mut text = String::new();
-    for (i, &(c, k)) in e.terms.iter().enumerate() {
+    for (i, &(c, k)) in e.terms().iter().enumerate() {
         match (i, k > 0) {
             (0, true) => {}
             (0, false) => text.push('-'),
@@ -390,10 +502,26 @@ fn region_text(board: &Board, e: &Equation) -> String {
 fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
     for i in 0..ctx.equations.len() {
         let e = &ctx.equations[i];
-        if ctx.unchanged(board, Memo::Equation, i, e.terms.iter().map(|t| t.0)) {
+        // The technique of most equations does not depend on the board: skip the others early.
+        let fixed = match (e.houses.len(), e.kind) {
+            (1, Kind::Innies | Kind::Outies) => None,
+            (1, Kind::Split) => Some(Technique::MultiInnieOutie),
+            (1, Kind::Difference) => Some(Technique::InnieOutieDifference),
+            _ => Some(Technique::MultiHouseInnieOutie),
+        };
+        if fixed.is_some_and(|t| t != technique)
+            || (fixed.is_none()
+                && !matches!(
+                    technique,
+                    Technique::SingleInnieOutie | Technique::MultiInnieOutie
+                ))
+        {
             continue;
         }
-        let unknown = e.terms.iter().filter(|t| board.is_empty(t.0)).count();
+        if ctx.unchanged(board, Memo::Equation, i, e.terms().iter().map(|t| t.0)) {
+            continue;
+        }
+        let unknown = e.terms().iter().filter(|t| board.is_empty(t.0)).count();
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
@@ -447,8 +575,8 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
         };
     }
     step.cells = s.cells;
-    step.cages = e.cages.clone();
-    step.houses = e.houses.clone();
+    step.cages = e.cages();
+    step.houses = e.houses.to_vec();
     Some(step)
 }
 

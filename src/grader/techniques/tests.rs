@@ -1,6 +1,6 @@
 //! Each killer technique on a small constructed position that needs it.
 
-use super::{cages, must, sums, Context};
+use super::{cages, must, sets, sums, Context, LADDER};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Digit, Geometry};
 use crate::grader::state::Board;
@@ -218,4 +218,187 @@ fn must_contain_pointing_and_overlap() {
         vec![3, 6, 7, 8, 9],
         "{steps:?}"
     );
+}
+
+/// The technique of the first rung of the ladder that finds a step on the prepared board (the
+/// engine's choice when it is the only move).
+fn first_rung(p: &Puzzle, prepare: impl Fn(&mut Board)) -> Option<Technique> {
+    let mut board = Board::new(p);
+    prepare(&mut board);
+    let mut ctx = Context::new(p);
+    for r in LADDER {
+        let mut out = Vec::new();
+        r.find(&mut ctx, &board, &mut out);
+        if !out.is_empty() {
+            return Some(r.technique);
+        }
+    }
+    None
+}
+
+/// 20(4) at r1c3, r1c4, r2c4, r2c5 with r1c3 and r2c4 = {1,2}: the two share no house, but the
+/// cage makes them a naked pair.
+fn cage_subset_position() -> (Puzzle, impl Fn(&mut Board)) {
+    let p = puzzle(vec![cage(20, &[(0, 2), (0, 3), (1, 3), (1, 4)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 2), &[1, 2]);
+        keep_only(b, cell(1, 3), &[1, 2]);
+    };
+    (p, prepare)
+}
+
+#[test]
+fn naked_pair_inside_a_cage() {
+    let (p, prepare) = cage_subset_position();
+    let steps = run(&p, &prepare, sets::cage_subset);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0].technique, Technique::CageSubset);
+    // The cage's other cells and the cells seeing both lose 1 and 2.
+    for c in [(0, 3), (1, 4), (0, 4), (0, 5), (1, 0), (1, 1), (1, 2)] {
+        assert_eq!(removed(&steps, cell(c.0, c.1)), vec![1, 2], "{c:?}");
+    }
+    assert_eq!(steps[0].eliminations.len(), 14);
+    // The plain naked pair does not see it (the cells share no house).
+    let mut board = Board::new(&p);
+    prepare(&mut board);
+    assert!(super::plain::find_naked_pair(&board).is_none());
+    assert_eq!(first_rung(&p, prepare), Some(Technique::CageSubset));
+}
+
+#[test]
+fn hidden_single_and_pair_inside_a_cage() {
+    // 7(3) = {1,2,4}: must-digits 1, 2, 4; the 4 fits only r1c1, so it goes there.
+    let p = puzzle(vec![cage(7, &[(0, 0), (0, 1), (1, 1)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 0), &[1, 2, 4]);
+        keep_only(b, cell(0, 1), &[1, 2]);
+        keep_only(b, cell(1, 1), &[1, 2]);
+    };
+    let steps = run(&p, prepare, sets::cage_subset);
+    let placed: Vec<_> = steps.iter().flat_map(|s| s.placements.clone()).collect();
+    assert_eq!(placed, vec![(cell(0, 0), Digit::new(4))], "{steps:?}");
+}
+
+#[test]
+fn killer_pair_in_a_row() {
+    // 10(2) at r5c1 with {1,2,8,9}: {1,9} or {2,8}, so it holds a 1 or a 2; r5c5 = {1,2}.
+    let p = puzzle(vec![cage(10, &[(4, 0), (4, 1)])]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(4, 0), &[1, 2, 8, 9]);
+        keep_only(b, cell(4, 1), &[1, 2, 8, 9]);
+        keep_only(b, cell(4, 4), &[1, 2]);
+    };
+    let steps = run(&p, prepare, sets::killer_pair);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    for c in [2, 3, 5, 6, 7, 8] {
+        assert_eq!(removed(&steps, cell(4, c)), vec![1, 2], "column {}", c + 1);
+    }
+    assert_eq!(steps[0].eliminations.len(), 12);
+    assert!(run(&p, prepare, sets::killer_triple).is_empty());
+    assert_eq!(first_rung(&p, prepare), Some(Technique::KillerSubset));
+}
+
+#[test]
+fn killer_triple_in_a_row() {
+    // Two 10(2) cages with {1,9},{2,8},{3,7} each hold one of 1,2,3; so does r1c9 = {1,2,3}.
+    let p = puzzle(vec![
+        cage(10, &[(0, 0), (0, 1)]),
+        cage(10, &[(0, 3), (0, 4)]),
+    ]);
+    let prepare = |b: &mut Board| {
+        for c in [0, 1, 3, 4] {
+            keep_only(b, cell(0, c), &[1, 2, 3, 7, 8, 9]);
+        }
+        keep_only(b, cell(0, 8), &[1, 2, 3]);
+    };
+    assert!(run(&p, prepare, sets::killer_pair).is_empty());
+    let steps = run(&p, prepare, sets::killer_triple);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    for c in [2, 5, 6, 7] {
+        assert_eq!(
+            removed(&steps, cell(0, c)),
+            vec![1, 2, 3],
+            "column {}",
+            c + 1
+        );
+    }
+}
+
+/// Row 1 = 9(3) + 10(2) + 11(2) + 15(2), candidates trimmed to each cage's digits: no pair of
+/// cages clashes, but the four together cannot share out 1..9 with 9(3) = {1,2,6} or with 10(2)
+/// = {3,7}, 11(2) = {3,8}.
+fn partition_position() -> (Puzzle, impl Fn(&mut Board)) {
+    let p = puzzle(vec![
+        cage(9, &[(0, 0), (0, 1), (0, 2)]),
+        cage(10, &[(0, 3), (0, 4)]),
+        cage(11, &[(0, 5), (0, 6)]),
+        cage(15, &[(0, 7), (0, 8)]),
+    ]);
+    let prepare = |b: &mut Board| {
+        for c in 0..3 {
+            keep_only(b, cell(0, c), &[1, 2, 3, 4, 5, 6]);
+        }
+        for c in 3..5 {
+            keep_only(b, cell(0, c), &[1, 2, 3, 4, 6, 7, 8, 9]);
+        }
+        for c in 5..7 {
+            keep_only(b, cell(0, c), &[2, 3, 4, 5, 6, 7, 8, 9]);
+        }
+        for c in 7..9 {
+            keep_only(b, cell(0, c), &[6, 7, 8, 9]);
+        }
+    };
+    (p, prepare)
+}
+
+#[test]
+fn house_partition_of_a_row() {
+    let (p, prepare) = partition_position();
+    let steps = run(&p, &prepare, sets::house_partition);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0].technique, Technique::HousePartition);
+    assert_eq!(removed(&steps, cell(0, 0)), vec![6]);
+    assert_eq!(removed(&steps, cell(0, 3)), vec![3, 7]);
+    assert_eq!(removed(&steps, cell(0, 5)), vec![3, 8]);
+    assert!(removed(&steps, cell(0, 7)).is_empty());
+    // Pairwise clashes and killer subsets see nothing here.
+    assert!(run(&p, &prepare, cages::combination_clash).is_empty());
+    assert!(run(&p, &prepare, sets::killer_pair).is_empty());
+    assert!(run(&p, &prepare, sets::killer_triple).is_empty());
+    assert_eq!(first_rung(&p, prepare), Some(Technique::HousePartition));
+}
+
+/// A 4x4 jigsaw whose rows 1-2 hold all of region 1 and three cells of region 2:
+///   1 1 1 2
+///   1 3 2 2
+///   3 3 4 2
+///   3 4 4 4
+/// Rows 1-2 and regions 1-2 each hold every digit twice, so r2c2 (in the rows, not the regions)
+/// equals r3c4 (in the regions, not the rows).
+fn leftover_position() -> Puzzle {
+    let regions = vec![0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3];
+    Puzzle::plain(Geometry::jigsaw(4, regions).unwrap(), Grid::empty(4)).unwrap()
+}
+
+#[test]
+fn law_of_leftovers_on_a_jigsaw() {
+    let p = leftover_position();
+    let g = p.geometry().clone();
+    let prepare = |b: &mut Board| {
+        let c = b.geometry().cell_at(2, 3);
+        b.eliminate(c, Digit::new(3));
+        b.eliminate(c, Digit::new(4));
+    };
+    // Rows 1-2 against regions 1-2, and rows 3-4 against regions 3-4, both say it.
+    let steps = run(&p, prepare, sets::law_of_leftovers);
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    let r2c2 = g.cell_at(1, 1);
+    for step in &steps {
+        assert_eq!(step.technique, Technique::LawOfLeftovers);
+        assert_eq!(
+            step.eliminations,
+            vec![(r2c2, Digit::new(3)), (r2c2, Digit::new(4))]
+        );
+    }
+    assert_eq!(first_rung(&p, prepare), Some(Technique::LawOfLeftovers));
 }
