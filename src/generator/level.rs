@@ -8,7 +8,6 @@
 //! Plain puzzles are only made easier, by adding givens of the solution.
 
 use super::layout::LayoutRules;
-use super::probe::{level_within, Probe};
 use super::GeneratorConfig;
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;
@@ -81,94 +80,6 @@ pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
     config.validate().ok().map(|r| r.rules)
 }
 
-/// Mean cage size a fresh layout starts from, per target level (easy, medium, hard, expert,
-/// extreme), as a multiple of the book layouts' mean; `None`: the configured rules. Measured
-/// with `examples/level_probe` on 9x9: the share of fresh unique layouts the grader puts at
-/// each level, by cage count. Only a starting point: every attempt that ends off its target
-/// moves the mean by [`MEAN_STEP`] towards it, so a recalibrated grader costs attempts, not
-/// puzzles. Expert and extreme start from the book layouts: merging up from there reaches them
-/// with cheaper grades than fewer, bigger cages (the grader's chains and trial cost grows
-/// steeply as cages get fewer).
-const START_MEAN: [Option<f64>; 5] = [None, None, None, None, None];
-/// Use the bounded walk before the full grade for hard and expert targets? Off since the grader
-/// raises levels by score bands (main, 2026-11-26): hard and expert are then mostly reached on
-/// book layouts by score, the walk cannot tell those apart and doubled the grading (measured:
-/// hard 41 vs 156 puzzles per CPU s with it). Kept for a grader whose levels are set by tiers.
-const BOUNDED: bool = false;
-/// Factor by which an attempt that ended too easy (too hard) grows (shrinks) the mean cage size.
-const MEAN_STEP: f64 = 1.12;
-/// Mean cage size of `book` layouts (81 cells in 30 cages on 9x9).
-const BOOK_MEAN: f64 = 2.7;
-/// Cage-count range drawn around the mean: `cells / (mean x (1 ± SPREAD))`.
-const SPREAD: f64 = 0.08;
-
-/// The layout rules of a targeted item's attempts: where the configuration leaves the cage
-/// count and size open, a mean cage size that starts where the target is most common and moves
-/// after each attempt that misses it.
-#[derive(Clone, Debug)]
-pub struct Profile {
-    config: GeneratorConfig,
-    mean: Option<f64>,
-    rules: Option<LayoutRules>,
-}
-
-impl Profile {
-    /// The profile of `target` under `config`.
-    pub fn new(config: &GeneratorConfig, target: Level) -> Self {
-        let open = config.min_cages.is_none()
-            && config.max_cages.is_none()
-            && config.max_cage_size.is_none();
-        let mut profile = Profile {
-            config: config.clone(),
-            mean: None,
-            rules: None,
-        };
-        if !open {
-            return profile;
-        }
-        if target == Level::Easy {
-            profile.rules = easy_rules(config);
-        } else if let Some(factor) = START_MEAN[target as usize] {
-            profile.set_mean(factor * BOOK_MEAN);
-        }
-        profile
-    }
-
-    /// The rules of the next attempt (`None`: the configured ones).
-    pub fn rules(&self) -> Option<&LayoutRules> {
-        self.rules.as_ref()
-    }
-
-    /// The last attempt missed its target: move the mean cage size towards it (bigger cages
-    /// when it was too easy). Easy and configured rules stay.
-    pub fn adapt(&mut self, too_easy: bool) {
-        if let Some(mean) = self.mean {
-            self.set_mean(if too_easy {
-                mean * MEAN_STEP
-            } else {
-                mean / MEAN_STEP
-            });
-        }
-    }
-
-    fn set_mean(&mut self, mean: f64) {
-        let n = self.config.size as usize;
-        let cells = (n * n) as f64;
-        let mean = mean.clamp(2.0, n as f64 * 0.75);
-        let min = (cells / (mean * (1.0 + SPREAD))).floor().max(1.0) as u16;
-        let max = (cells / (mean * (1.0 - SPREAD))).ceil() as u16;
-        let config = GeneratorConfig {
-            min_cages: Some(min),
-            max_cages: Some(max.max(min)),
-            ..self.config.clone()
-        };
-        if let Ok(resolved) = config.validate() {
-            self.mean = Some(mean);
-            self.rules = Some(resolved.rules);
-        }
-    }
-}
-
 /// Draw the item's target level from the mix.
 pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
     let total: f64 = mix.iter().map(|&(_, w)| w).sum();
@@ -182,22 +93,28 @@ pub fn draw_target<R: Rng>(mix: &[(Level, f64)], rng: &mut R) -> Level {
     mix[mix.len() - 1].0
 }
 
+/// Where a candidate of `reach` stands against the target.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Probe {
+    /// Graded at this level, at most the target.
+    Level(Level),
+    /// Past the target, or not uniquely solvable.
+    Beyond,
+}
+
 /// What a targeted attempt ended with.
 #[derive(Debug)]
 pub enum Reached {
     /// A puzzle at the target level (graded by the full grader).
     OnLevel(Puzzle, Grade),
-    /// No edit reached the target; the last puzzle was too easy (`true`) or too hard.
-    Off {
-        /// Was it too easy?
-        too_easy: bool,
-    },
+    /// No edit reached the target.
+    Off,
 }
 
-/// Steer a unique puzzle to `target` with the bounded grade ([`level_within`]): merge touching
+/// Steer a unique puzzle to `target` with the grader: merge touching
 /// cages while it is too easy (a merge that leaves the target or the unique puzzles is undone),
-/// split cages while it is too hard (a split keeps the puzzle unique). Only the puzzle that
-/// reaches the target is graded in full. `max_size` bounds merged cages.
+/// split cages while it is too hard (a split keeps the puzzle unique). `max_size` bounds merged
+/// cages.
 pub fn reach<R: Rng>(
     puzzle: Puzzle,
     solution: &Grid,
@@ -205,15 +122,10 @@ pub fn reach<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Reached {
-    // The level: the full grade, kept for the puzzle; at or above hard it runs only on
-    // candidates whose techniques stay within the target (the bounded walk cuts the others off
-    // at the cost of the cheap rungs). Easy and medium candidates are cheap to grade and mostly
-    // on target, extreme ones need the full grade anyway. A level past the target is `Beyond`.
-    let bounded = BOUNDED && matches!(target, Level::Hard | Level::Expert);
+    // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. (A walk
+    // cut at the target's tier was tried and dropped: with score bands most hard and expert
+    // puzzles are raised by score, which the cut walk cannot see, and it doubled the grading.)
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        if bounded && level_within(p, target) == Probe::Beyond {
-            return (Probe::Beyond, None);
-        }
         let grade = grader::grade(p);
         let within = grade.level.filter(|&l| l <= target);
         (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
@@ -240,9 +152,8 @@ pub fn reach<R: Rng>(
                 if merged.cages().len() == puzzle.cages().len() {
                     break;
                 }
-                // The bounded grade checks uniqueness below extreme; at extreme (no rung cut)
-                // the solver does, with a small budget, before the full grader.
-                let (next, grade) = if !bounded && !is_unique(&merged) {
+                // The solver checks uniqueness, with a small budget, before the grader runs.
+                let (next, grade) = if !is_unique(&merged) {
                     (Probe::Beyond, None)
                 } else {
                     assess(&merged)
@@ -277,9 +188,7 @@ pub fn reach<R: Rng>(
             }
         }
     }
-    Reached::Off {
-        too_easy: matches!(state, Probe::Level(_)),
-    }
+    Reached::Off
 }
 
 /// Steer a unique puzzle (graded `grade`) to `target`; `None` if no edit sequence within the
@@ -295,7 +204,7 @@ pub fn steer<R: Rng>(
     if puzzle.is_killer() {
         return match reach(puzzle, solution, target, max_size, rng) {
             Reached::OnLevel(p, g) => Some((p, g)),
-            Reached::Off { .. } => None,
+            Reached::Off => None,
         };
     }
     let (mut puzzle, mut grade) = (puzzle, grade);

@@ -13,7 +13,6 @@ pub mod jigsaw;
 pub mod layout;
 pub mod level;
 mod ordered;
-pub mod probe;
 mod random_walk;
 mod repair;
 pub mod sparse;
@@ -193,20 +192,21 @@ pub fn generate_from_seed(
             metrics,
         });
     };
-    // With a target, a few fresh layouts (or givens) from the same stream, each steered with the
-    // bounded grade; an attempt that misses moves the next one's cage sizes towards the target.
-    let mut profile = level::Profile::new(config, target);
+    // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
+    // it; easy targets draw small cages (`easy_rules`).
+    let easy = (target == grader::Level::Easy)
+        .then(|| level::easy_rules(config))
+        .flatten();
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
     let mut rejection = Rejection::OffLevel { target };
     for _ in 0..LEVEL_ATTEMPTS {
-        let rules = profile.rules().unwrap_or(&resolved.rules);
+        let rules = easy.as_ref().unwrap_or(&resolved.rules);
         let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             // Bigger cages than this layout's are harder to make unique: smaller ones next.
-            Err(r @ Rejection::NotUnique { .. }) if profile.rules().is_some() => {
+            Err(r @ Rejection::NotUnique { .. }) if easy.is_some() => {
                 rejection = r;
-                profile.adapt(false);
                 continue;
             }
             Err(r) => return Outcome::Rejected(r),
@@ -217,7 +217,7 @@ pub fn generate_from_seed(
             let grade = grader::grade(&puzzle);
             match level::steer(puzzle, grade, &solution, target, max_size, level_rng) {
                 Some((p, g)) => level::Reached::OnLevel(p, g),
-                None => level::Reached::Off { too_easy: true },
+                None => level::Reached::Off,
             }
         };
         match reached {
@@ -229,10 +229,7 @@ pub fn generate_from_seed(
                     metrics,
                 });
             }
-            level::Reached::Off { too_easy } => {
-                rejection = Rejection::OffLevel { target };
-                profile.adapt(too_easy);
-            }
+            level::Reached::Off => rejection = Rejection::OffLevel { target },
         }
     }
     Outcome::Rejected(rejection)
