@@ -298,3 +298,28 @@ fn a_node_budget_stops_the_search_undecided() {
     assert!(whole.complete);
     assert_eq!(whole.solutions.len(), 3);
 }
+
+/// The candidates at the root fixpoint of the killer kernel (no branching, no linear sums).
+fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
+    let layout = Layout::new(puzzle.geometry());
+    let mut cages = CageSet::default();
+    cages.load(puzzle, &layout);
+    let mut solutions = Vec::new();
+    Search::candidates(&layout, &cages, puzzle.givens().values(), &mut solutions)
+}
+
+#[test]
+fn a_cage_keeps_the_digits_the_rest_of_its_house_cannot_hold() {
+    // 6x6 (2x3 boxes): cage {r1c1, r1c2} = 7 is {1, 6}, {2, 5} or {3, 4}. The given 6s at r2c4
+    // and r3c3 take 6 from r1c3..r1c6, so row 1's 6 is in the cage: {1, 6}. (The rest of the
+    // row is four cells: no innie says so.)
+    let cells = |v: &[u8]| v.iter().map(|&i| Cell::new(i)).collect();
+    let mut givens = vec![0; 36];
+    givens[9] = 6;
+    givens[14] = 6;
+    let givens = Grid::from_values(6, givens).unwrap();
+    let cages = vec![Cage::new(7, cells(&[0, 1]))];
+    let puzzle = Puzzle::new(Geometry::standard(6).unwrap(), givens, cages).unwrap();
+    let cand = root_candidates(&puzzle).expect("no contradiction");
+    assert_eq!((cand[0], cand[1]), (0b10_0001, 0b10_0001));
+}
