@@ -327,12 +327,16 @@ impl Geometry {
         };
         let members: CellSet = cells.iter().copied().collect();
         let mut seen = CellSet::single(start);
-        let mut stack = vec![start];
-        while let Some(cell) = stack.pop() {
-            for next in self.neighbours(cell) {
+        // Each cell is pushed at most once: a fixed stack of one slot per cell, no allocation.
+        let mut stack = [start; MAX_CELLS];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            for next in self.neighbours(stack[top]) {
                 if members.contains(next) && !seen.contains(next) {
                     seen.insert(next);
-                    stack.push(next);
+                    stack[top] = next;
+                    top += 1;
                 }
             }
         }

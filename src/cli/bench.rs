@@ -121,7 +121,7 @@ fn load_levels(path: &Path) -> anyhow::Result<Vec<(String, Puzzle)>> {
         .into_iter()
         .map(|e| {
             let level = e.object.as_ref().and_then(|o| o.get("level"));
-            let level = level.and_then(|l| l.as_str()).unwrap_or_default();
+            let level = level.as_ref().and_then(|l| l.as_str()).unwrap_or_default();
             (level.to_string(), e.puzzle)
         })
         .collect())

@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 /// Open a puzzle or grid file (`-`: standard input) with a message that says what is wrong.
-pub fn open(path: &str) -> anyhow::Result<Box<dyn std::io::BufRead>> {
+pub fn open(path: &str) -> anyhow::Result<Box<dyn std::io::BufRead + Send>> {
     if path != "-" && std::path::Path::new(path).is_dir() {
         anyhow::bail!("{path}: is a directory; give a puzzle file");
     }

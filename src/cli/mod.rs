@@ -84,7 +84,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
 pub fn read_puzzles(
     file: &str,
     format: Option<sudoku_press::format::Format>,
-) -> anyhow::Result<sudoku_press::format::Reader<Box<dyn std::io::BufRead>>> {
+) -> anyhow::Result<sudoku_press::format::Reader<Box<dyn std::io::BufRead + Send>>> {
     use anyhow::Context;
     use std::io::IsTerminal;
     if file == "-" && std::io::stdin().is_terminal() {

@@ -9,7 +9,8 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{jsonl, Entry, Format};
+use sudoku_press::format::{jsonl, Format};
+use sudoku_press::settings::MAX_THREADS;
 use sudoku_press::grader::Grade;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
@@ -20,9 +21,10 @@ pub struct Args {
     /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
     #[arg(long, value_name = "F")]
     format: Option<Format>,
-    /// Worker threads (0 = one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0 = one per core), up to 1024.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
+    threads: u32,
     /// Puzzle file, `-` for standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
@@ -34,10 +36,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader = super::read_puzzles(&args.file, args.format)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let (mut written, mut ungraded) = (0usize, 0usize);
-    let rated = rate_stream(reader, args.threads, |entry, grade| {
+    let rated = rate_stream(reader, args.threads as usize, |entry, grade| {
         ungraded += usize::from(grade.level.is_none());
         written += 1;
-        jsonl::write_object(&mut out, &grade_object(entry, grade))
+        jsonl::write_answer(
+            &mut out,
+            entry.object.as_ref(),
+            &entry.puzzle,
+            grade_keys(grade),
+        )
     });
     out.flush()?;
     match rated {
@@ -51,11 +58,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The entry's object with the grade's keys added.
-fn grade_object(entry: Entry, grade: &Grade) -> Map<String, Value> {
-    let mut object = entry
-        .object
-        .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None));
+/// The keys a grade adds to the entry's object.
+fn grade_keys(grade: &Grade) -> Map<String, Value> {
+    let mut object = Map::new();
     object.insert("level".into(), json!(grade.level.map(|l| l.as_str())));
     object.insert("score".into(), json!((grade.score * 100.0).round() / 100.0));
     object.insert("hardest".into(), json!(grade.hardest.map(|t| t.as_str())));

@@ -162,31 +162,31 @@ impl Printer<'_> {
         item: Item,
         answer: &Answer,
     ) -> std::io::Result<()> {
-        let mut object = match item {
-            Item::Puzzle(entry) => entry
-                .object
-                .unwrap_or_else(|| jsonl::to_object(&entry.puzzle, None)),
-            Item::Unsolvable { line, reason } => {
-                let mut o = jsonl::Object::new();
-                o.insert("line".into(), line.into());
-                o.insert("reason".into(), reason.into());
-                o
-            }
-        };
+        let mut extra = jsonl::Object::new();
         let solution = answer.solution.as_ref().map(|g| g.values().to_vec());
-        object.insert("solution".into(), serde_json::json!(solution));
+        extra.insert("solution".into(), serde_json::json!(solution));
         if answer.undecided {
-            object.insert("count".into(), serde_json::Value::Null);
-            object.insert("undecided".into(), true.into());
+            extra.insert("count".into(), serde_json::Value::Null);
+            extra.insert("undecided".into(), true.into());
         } else if self.args.count || answer.count != 1 {
-            object.insert("count".into(), answer.count.into());
+            extra.insert("count".into(), answer.count.into());
         }
         if self.args.stats {
-            object.insert("time_us".into(), answer.micros.into());
-            object.insert("nodes".into(), answer.nodes.into());
+            extra.insert("time_us".into(), answer.micros.into());
+            extra.insert("nodes".into(), answer.nodes.into());
         }
-        jsonl::write_object(out, &object)?;
-        Ok(())
+        match item {
+            Item::Puzzle(entry) => {
+                jsonl::write_answer(out, entry.object.as_ref(), &entry.puzzle, extra)
+            }
+            Item::Unsolvable { line, reason } => {
+                let mut object = jsonl::Object::new();
+                object.insert("line".into(), line.into());
+                object.insert("reason".into(), reason.into());
+                object.extend(extra);
+                jsonl::write_object(out, &object)
+            }
+        }
     }
 
     fn print_line<W: Write>(&self, out: &mut W, answer: &Answer) -> std::io::Result<()> {

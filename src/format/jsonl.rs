@@ -2,6 +2,7 @@
 //! optional `solution` and `cages` (`[{"sum", "cells"}]`, 0-based cell indices); other keys are kept.
 
 use super::error::{excerpt, ErrorKind, FormatError};
+pub use super::raw_object::RawObject;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry, MAX_SIZE};
 use crate::grid::Grid;
@@ -20,24 +21,17 @@ pub struct JsonPuzzle {
     /// The `solution` field, when present and not null.
     pub solution: Option<Grid>,
     /// The object as read, extra keys included.
-    pub object: Object,
+    pub object: RawObject,
 }
 
-/// Parse one JSON line.
+/// Parse one JSON line. The common case takes one pass over the text and typed reads of the
+/// fields; anything unexpected is read again as `serde_json::Value`s to say exactly what is
+/// wrong and where.
 pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let kind = ErrorKind::Json {
-            column: e.column(),
-            message: e.to_string(),
-        };
-        FormatError::at(line, kind)
-    })?;
-    let Value::Object(object) = value else {
-        return Err(field_error(line, "the line", "a JSON object", &value));
-    };
-    if let Some(key) = repeated_key(text) {
+    let object = RawObject::parse(text.to_string()).map_err(|_| describe_bad_line(text, line))?;
+    if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
-            field: key,
+            field: key.to_string(),
             expected: "given once".into(),
             found: "it twice (a reader would silently keep only the last)".into(),
         };
@@ -55,37 +49,18 @@ pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
     })
 }
 
-/// The first key that appears twice in the line's top-level object, if any (`serde_json` keeps
-/// the last value of a repeated key without a word).
-fn repeated_key(text: &str) -> Option<String> {
-    struct Keys(Option<String>);
-    impl<'de> serde::Deserialize<'de> for Keys {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Visit;
-            impl<'de> serde::de::Visitor<'de> for Visit {
-                type Value = Keys;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a JSON object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> Result<Keys, A::Error> {
-                    let mut seen = std::collections::HashSet::new();
-                    let mut repeated = None;
-                    while let Some(key) = map.next_key::<String>()? {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                        if !seen.insert(key.clone()) && repeated.is_none() {
-                            repeated = Some(key);
-                        }
-                    }
-                    Ok(Keys(repeated))
-                }
-            }
-            d.deserialize_map(Visit)
-        }
+/// Why a line is not one JSON object.
+fn describe_bad_line(text: &str, line: usize) -> FormatError {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => field_error(line, "the line", "a JSON object", &value),
+        Err(e) => FormatError::at(
+            line,
+            ErrorKind::Json {
+                column: e.column(),
+                message: e.to_string(),
+            },
+        ),
     }
-    serde_json::from_str::<Keys>(text).ok().and_then(|k| k.0)
 }
 
 fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> FormatError {
@@ -97,42 +72,62 @@ fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> Forma
     FormatError::at(line, kind)
 }
 
-/// Typed access to the fields of one object, with errors naming the line and field.
+/// A cage as the fast path reads it (anything else goes to the `Value` path for its message).
+#[derive(serde::Deserialize)]
+struct TypedCage {
+    sum: u16,
+    cells: Vec<u8>,
+}
+
+/// Typed access to the fields of one object, with errors naming the line and field. Each
+/// field is read typed first; on failure the `Value` path below finds the exact fault.
 struct Fields<'a> {
-    object: &'a Object,
+    object: &'a RawObject,
     line: usize,
 }
 
 impl Fields<'_> {
     fn puzzle(&self) -> Result<(Puzzle, Option<Grid>), FormatError> {
-        let size = self.uint(self.get("size")?, "size", usize::MAX)?;
+        let size = self.whole("size", usize::MAX)?;
         let geometry = self.geometry(size)?;
         // A killer may leave out `givens` (none); a plain puzzle needs them.
-        let givens = match (self.object.get("givens"), self.object.get("cages")) {
-            (None, Some(Value::Array(_))) => Grid::empty(geometry.size()),
+        let cages = self.object.raw("cages");
+        let givens = match (self.object.raw("givens"), cages) {
+            (None, Some(c)) if c.starts_with('[') => Grid::empty(geometry.size()),
             _ => self.grid("givens", &geometry)?,
         };
-        let solution = match self.object.get("solution") {
-            None | Some(Value::Null) => None,
+        let solution = match self.object.raw("solution") {
+            None | Some("null") => None,
             Some(_) => Some(self.grid("solution", &geometry)?),
         };
-        let cages = match self.object.get("cages") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(value) => self.cages(value, geometry.cell_count())?,
+        let cages = match cages {
+            None | Some("null") => Vec::new(),
+            Some(raw) => self.cages(raw, geometry.cell_count())?,
         };
         let puzzle = Puzzle::new(geometry, givens, cages).map_err(|e| self.at(e))?;
         Ok((puzzle, solution))
     }
 
-    fn get(&self, field: &str) -> Result<&Value, FormatError> {
-        self.object.get(field).ok_or_else(|| {
+    /// The field's value as a tree (the slow path), or an error when it is missing.
+    fn get(&self, field: &str) -> Result<Value, FormatError> {
+        let raw = self.object.raw(field).ok_or_else(|| {
             let kind = ErrorKind::Field {
                 field: field.to_string(),
                 expected: "present".to_string(),
                 found: "nothing (the key is missing)".to_string(),
             };
             FormatError::at(self.line, kind)
-        })
+        })?;
+        Ok(serde_json::from_str(raw).expect("the object's values were read as valid JSON"))
+    }
+
+    /// A whole-number field from 0 to `max`.
+    fn whole(&self, field: &str, max: usize) -> Result<usize, FormatError> {
+        let typed = self.object.raw(field).map(serde_json::from_str::<u64>);
+        match typed {
+            Some(Ok(v)) if v <= max as u64 => Ok(v as usize),
+            _ => self.uint(&self.get(field)?, field, max),
+        }
     }
 
     fn uint(&self, value: &Value, field: &str, max: usize) -> Result<usize, FormatError> {
@@ -166,16 +161,16 @@ impl Fields<'_> {
     }
 
     fn geometry(&self, size: usize) -> Result<Geometry, FormatError> {
-        if let Some(regions) = self.object.get("regions") {
-            return self.regions(regions, size);
+        if self.object.raw("regions").is_some() {
+            return self.regions(&self.get("regions")?, size);
         }
-        let rows = self.object.get("box_rows");
-        let cols = self.object.get("box_cols");
+        let rows = self.object.raw("box_rows");
+        let cols = self.object.raw("box_cols");
         match (rows, cols) {
             (None, None) => Geometry::standard(size).map_err(|e| self.at(e)),
-            (Some(r), Some(c)) => {
-                let r = self.uint(r, "box_rows", MAX_SIZE)?;
-                let c = self.uint(c, "box_cols", MAX_SIZE)?;
+            (Some(_), Some(_)) => {
+                let r = self.whole("box_rows", MAX_SIZE)?;
+                let c = self.whole("box_cols", MAX_SIZE)?;
                 Geometry::boxed(size, r, c).map_err(|e| self.at(e))
             }
             (Some(_), None) | (None, Some(_)) => Err(self.at(ErrorKind::Field {
@@ -218,7 +213,14 @@ impl Fields<'_> {
 
     fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
         let (size, n) = (geometry.size(), geometry.cell_count());
-        let items = self.list(self.get(field)?, field, Some(n))?;
+        let typed = self.object.raw(field).map(serde_json::from_str::<Vec<u8>>);
+        if let Some(Ok(values)) = typed {
+            if values.len() == n && values.iter().all(|&v| v as usize <= size) {
+                return Ok(Grid::from_values(size, values).expect("length and values checked"));
+            }
+        }
+        let value = self.get(field)?;
+        let items = self.list(&value, field, Some(n))?;
         let values = items
             .iter()
             .enumerate()
@@ -227,9 +229,18 @@ impl Fields<'_> {
         Ok(Grid::from_values(size, values).expect("length and values checked above"))
     }
 
-    fn cages(&self, value: &Value, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
+    fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
+        if let Ok(typed) = serde_json::from_str::<Vec<TypedCage>>(raw) {
+            let in_range = |c: &TypedCage| c.cells.iter().all(|&i| (i as usize) < cell_count);
+            if typed.len() <= cell_count && typed.iter().all(in_range) {
+                let cell = |&i: &u8| Cell::new(i);
+                let cage = |c: TypedCage| Cage::new(c.sum, c.cells.iter().map(cell).collect());
+                return Ok(typed.into_iter().map(cage).collect());
+            }
+        }
         // No more cages than cells: checked before anything is allocated per cage.
-        let items = self.list(value, "cages", None)?;
+        let value = self.get("cages")?;
+        let items = self.list(&value, "cages", None)?;
         if items.len() > cell_count {
             let expected = format!("a list of at most {cell_count} cages (one per cell)");
             return Err(self.error("cages", &expected, &json!(items.len())));
@@ -242,18 +253,19 @@ impl Fields<'_> {
                 let Some(obj) = cage.as_object() else {
                     return Err(self.error(&field, "an object {\"sum\", \"cells\"}", cage));
                 };
-                let fields = Fields {
-                    object: obj,
-                    line: self.line,
+                let member = |key: &str| {
+                    obj.get(key).ok_or_else(|| {
+                        self.at(ErrorKind::Field {
+                            field: key.to_string(),
+                            expected: "present".to_string(),
+                            found: "nothing (the key is missing)".to_string(),
+                        })
+                    })
                 };
-                let sum = self.uint(
-                    fields.get("sum")?,
-                    &format!("{field}.sum"),
-                    u16::MAX as usize,
-                )?;
+                let sum = self.uint(member("sum")?, &format!("{field}.sum"), u16::MAX as usize)?;
                 let cells_field = format!("{field}.cells");
                 let cells = self
-                    .list(fields.get("cells")?, &cells_field, None)?
+                    .list(member("cells")?, &cells_field, None)?
                     .iter()
                     .enumerate()
                     .map(|(k, c)| {
@@ -312,6 +324,24 @@ pub fn write_object<W: Write>(out: &mut W, object: &Object) -> std::io::Result<(
     writeln!(out)
 }
 
+/// Write an input's object (`None` for formats without one: the puzzle's object) with `extra`'s
+/// keys set, as one JSON line: what `solve` and `rate` answer.
+pub fn write_answer<W: Write>(
+    out: &mut W,
+    object: Option<&RawObject>,
+    puzzle: &Puzzle,
+    extra: Object,
+) -> std::io::Result<()> {
+    match object {
+        Some(object) => object.write_with(out, &extra),
+        None => {
+            let mut object = to_object(puzzle, None);
+            object.extend(extra);
+            write_object(out, &object)
+        }
+    }
+}
+
 /// Write a puzzle (and its solution, if given) as one JSON line.
 pub fn write_jsonl<W: Write>(
     out: &mut W,
@@ -350,7 +380,7 @@ mod tests {
         assert_eq!(parsed.puzzle.geometry(), &Geometry::standard(4).unwrap());
         assert_eq!(parsed.puzzle.cages().len(), 2);
         assert_eq!(parsed.solution.unwrap().values()[0], 2);
-        assert_eq!(parsed.object["id"], "x");
+        assert_eq!(parsed.object.get("id"), Some(json!("x")));
     }
 
     #[test]

@@ -4,12 +4,13 @@ pub mod error;
 pub mod jsonl;
 pub mod lines;
 pub mod plain;
+pub mod raw_object;
 pub mod rows;
 pub mod seed;
 pub mod sudocue;
 
 pub use error::{ErrorKind, FormatError};
-pub use jsonl::{write_jsonl, Object};
+pub use jsonl::{write_jsonl, Object, RawObject};
 pub use plain::write_plain;
 pub use rows::{read_grid, write_rows};
 pub use seed::write_seed;
@@ -102,7 +103,7 @@ pub struct Entry {
     /// A solution stored with it, if the format has one.
     pub solution: Option<Grid>,
     /// For JSON lines: the original object, extra keys included.
-    pub object: Option<Object>,
+    pub object: Option<RawObject>,
 }
 
 /// Reads the entries of an input one at a time (bounded memory, whatever the file's length).
@@ -223,9 +224,10 @@ pub fn write_puzzle<W: std::io::Write>(
 }
 
 /// Open a puzzle or grid file for reading; `-` is standard input.
-pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead>> {
+pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
     if path == "-" {
-        return Ok(Box::new(std::io::stdin().lock()));
+        // Not `stdin().lock()`: the reader may run on a thread of its own.
+        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
     }
     let file = std::fs::File::open(path)?;
     Ok(Box::new(std::io::BufReader::new(file)))

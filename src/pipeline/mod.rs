@@ -20,6 +20,7 @@ use thiserror::Error;
 pub mod bench;
 pub mod rate;
 pub mod solve;
+pub mod stream;
 pub mod verify;
 
 /// Why a run stopped.

@@ -1,16 +1,13 @@
 //! Solving a stream of puzzles in parallel batches, answers handed back in input order.
 
-use super::{thread_pool, PipelineError};
+use super::stream::{self, Stop};
+use super::PipelineError;
 use crate::format::{Entry, FormatError};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver;
-use rayon::prelude::*;
 use std::time::Instant;
 use thiserror::Error;
-
-/// Puzzles solved per parallel batch: bounds memory whatever the input's length.
-const BATCH: usize = 1024;
 
 /// The outcome for one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,59 +75,44 @@ pub fn solve_one(puzzle: &Puzzle, max_nodes: u64) -> Answer {
 /// Solve every entry on `threads` workers (0 = one per core), each within `max_nodes` search
 /// nodes, calling `emit` with each item and its answer in input order. A well-formed puzzle that
 /// breaks a rule is answered 0 and the stream goes on; a malformed entry stops the stream after
-/// the answers before it.
+/// the answers before it. The input is read on a thread of its own, ahead of the solving.
 pub fn solve_stream(
-    entries: impl Iterator<Item = Result<Entry, FormatError>>,
+    entries: impl Iterator<Item = Result<Entry, FormatError>> + Send + 'static,
     threads: usize,
     max_nodes: u64,
     mut emit: impl FnMut(Item, &Answer) -> std::io::Result<()>,
 ) -> Result<(), SolveStreamError> {
-    let pool = thread_pool(threads)?;
-    let mut entries = entries.fuse();
-    loop {
-        let mut batch: Vec<Item> = Vec::with_capacity(BATCH);
-        let mut failure = None;
-        for item in entries.by_ref().take(BATCH) {
-            match item {
-                Ok(entry) => batch.push(Item::Puzzle(entry)),
-                Err(err) if err.is_unsolvable() => {
-                    let line = err.line().unwrap_or(0);
-                    let reason = match &err {
-                        FormatError::At { kind, .. } => kind.to_string(),
-                        other => other.to_string(),
-                    };
-                    batch.push(Item::Unsolvable { line, reason });
-                }
-                Err(err) => {
-                    failure = Some(err);
-                    break;
-                }
-            }
+    let items = entries.map(|item| match item {
+        Ok(entry) => Ok(Item::Puzzle(entry)),
+        Err(err) if err.is_unsolvable() => {
+            let line = err.line().unwrap_or(0);
+            let reason = match &err {
+                FormatError::At { kind, .. } => kind.to_string(),
+                other => other.to_string(),
+            };
+            Ok(Item::Unsolvable { line, reason })
         }
-        let full = batch.len() == BATCH;
-        let answers: Vec<Answer> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|item| match item {
-                    Item::Puzzle(e) => solve_one(&e.puzzle, max_nodes),
-                    Item::Unsolvable { .. } => Answer {
-                        count: 0,
-                        solution: None,
-                        undecided: false,
-                        micros: 0,
-                        nodes: 0,
-                    },
-                })
-                .collect()
-        });
-        for (item, answer) in batch.into_iter().zip(&answers) {
-            emit(item, answer)?;
-        }
-        if let Some(err) = failure {
-            return Err(err.into());
-        }
-        if !full {
-            return Ok(());
+        Err(err) => Err(err),
+    });
+    let work = move |item: &Item| match item {
+        Item::Puzzle(e) => solve_one(&e.puzzle, max_nodes),
+        Item::Unsolvable { .. } => Answer {
+            count: 0,
+            solution: None,
+            undecided: false,
+            micros: 0,
+            nodes: 0,
+        },
+    };
+    stream::ordered(items, threads, work, |item, answer| emit(item, &answer)).map_err(Into::into)
+}
+
+impl From<Stop<FormatError>> for SolveStreamError {
+    fn from(stop: Stop<FormatError>) -> Self {
+        match stop {
+            Stop::Input(err) => SolveStreamError::Input(err),
+            Stop::Output(err) => SolveStreamError::Output(err),
+            Stop::Pipeline(err) => SolveStreamError::Pipeline(err),
         }
     }
 }

@@ -145,5 +145,8 @@ fn hardest_killers_match_their_solutions() {
 
 fn id_of(entry: &Entry) -> String {
     let id = entry.object.as_ref().and_then(|o| o.get("id"));
-    id.and_then(|v| v.as_str()).unwrap_or_default().to_string()
+    id.as_ref()
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_string()
 }

@@ -366,16 +366,18 @@ fn solve_gives_up_at_the_node_budget_with_an_undecided_answer() {
     );
 }
 
-/// F6: `solve --threads` has generate's range.
+/// F6: `solve --threads` (and `rate --threads`) have generate's range.
 #[test]
 fn solve_threads_are_bounded() {
-    let out = crate::common::run(&["solve", "--threads", "100000", "-"]);
-    assert_eq!(code(&out), Some(2));
-    assert!(
-        text(&out.stderr).contains("0..=1024"),
-        "{}",
-        text(&out.stderr)
-    );
+    for command in ["solve", "rate"] {
+        let out = crate::common::run(&[command, "--threads", "100000", "-"]);
+        assert_eq!(code(&out), Some(2), "{command}");
+        assert!(
+            text(&out.stderr).contains("0..=1024"),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+    }
 }
 
 /// F4: `check - -` is refused at once instead of waiting forever.
