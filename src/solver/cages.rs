@@ -84,12 +84,14 @@ impl CageSet {
                 self.cage_of[c.as_index()] = i as u16;
             }
         }
-        self.load_rest(layout);
         self.load_virtuals(layout);
     }
 
-    /// The rest of the house of each cage lying inside one (see `rest`).
-    fn load_rest(&mut self, layout: &Layout) {
+    /// The rest of the house of each cage lying inside one (see `rest`): for hard searches only,
+    /// so that the published killers (one or two nodes each) do not pay for it.
+    pub(crate) fn load_rest(&mut self, layout: &Layout) {
+        self.rest.clear();
+        self.rest_cells.clear();
         for info in &self.cages {
             let cells = &self.cells[info.start as usize..][..info.len as usize];
             let start = self.rest_cells.len() as u16;
@@ -111,11 +113,14 @@ impl CageSet {
         }
     }
 
-    /// The house cells beside real cage `i` (empty when it lies in no single house).
+    /// The house cells beside real cage `i` (empty when it lies in no single house, or before
+    /// `load_rest`).
     #[inline]
     pub(crate) fn rest_of(&self, i: usize) -> &[u8] {
-        let (start, len) = self.rest[i];
-        &self.rest_cells[start as usize..start as usize + len as usize]
+        match self.rest.get(i) {
+            Some(&(start, len)) => &self.rest_cells[start as usize..][..len as usize],
+            None => &[],
+        }
     }
 
     fn load_virtuals(&mut self, layout: &Layout) {

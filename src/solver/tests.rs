@@ -3,6 +3,7 @@
 use super::cages::CageSet;
 use super::kernel::Search;
 use super::layout::Layout;
+use super::linear::LinearSet;
 use super::reference::brute_force_solutions;
 use super::{count_solutions, run_plain, solve, Solver};
 use crate::cage::Cage;
@@ -299,13 +300,18 @@ fn a_node_budget_stops_the_search_undecided() {
     assert_eq!(whole.solutions.len(), 3);
 }
 
-/// The candidates at the root fixpoint of the killer kernel (no branching, no linear sums).
+/// The candidates at the root fixpoint of the killer kernel (no branching), with the linear sums
+/// (and the rules of a hard search).
 fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
     let layout = Layout::new(puzzle.geometry());
     let mut cages = CageSet::default();
     cages.load(puzzle, &layout);
+    cages.load_rest(&layout);
+    let mut linear = LinearSet::default();
+    linear.derive(&layout, &cages.cages, &cages.cells, &[]);
     let mut solutions = Vec::new();
-    Search::candidates(&layout, &cages, puzzle.givens().values(), &mut solutions)
+    let givens = puzzle.givens().values();
+    Search::candidates(&layout, &cages, Some(&linear), givens, &mut solutions)
 }
 
 #[test]

@@ -172,10 +172,11 @@ impl<'a> Search<'a> {
     pub(crate) fn candidates(
         layout: &'a Layout,
         cages: &'a CageSet,
+        linear_set: Option<&'a LinearSet>,
         givens: &[u8],
         solutions: &'a mut Vec<Grid>,
     ) -> Option<Vec<u16>> {
-        let mut search = Search::new(layout, cages, None, 1, u64::MAX, solutions);
+        let mut search = Search::new(layout, cages, linear_set, 1, u64::MAX, solutions);
         let mut st = search.start(givens).ok()?;
         search.propagate(&mut st).ok()?;
         Some(st.cand[..layout.cells].to_vec())

@@ -15,11 +15,17 @@ impl Search<'_> {
         self.cage_over(st, cages.cells_in(info), info.sum, &[])
     }
 
-    /// As `cage`, for real cage `i`: with the rest of its house when it lies in one.
+    /// As `cage`, for real cage `i`: in a hard search (the linear sums in use), with the rest of
+    /// its house when it lies in one (measured: 7-11% off the rate of the published killers,
+    /// which need one or two nodes, when used from the start).
     pub(super) fn real_cage(&mut self, st: &mut State, i: usize) -> Step {
         let cages = self.cages;
         let info = cages.cages[i];
-        self.cage_over(st, cages.cells_in(info), info.sum, cages.rest_of(i))
+        let rest = match self.linear_set {
+            Some(_) => cages.rest_of(i),
+            None => &[],
+        };
+        self.cage_over(st, cages.cells_in(info), info.sum, rest)
     }
 
     /// Restrict the open cells of `cells` (distinct digits adding up to `sum`) to the digits of
