@@ -56,9 +56,11 @@ pub(crate) struct LinearSet {
 /// Cells kept in one linear sum of side `n`. Each sum is examined whenever one of its cells
 /// changes, and the long ones rarely prune: on the hardest 9x9 killers (mathemagic-1) 20 of 230
 /// sums made 97% of the prunings, the top ones of 3 to 6 cells. Six cells for 9x9 measured
-/// fastest on six of them (CPU 5.9 s against 9.1 s for 8 cells and 11.0 s for 12).
+/// fastest on six of them (CPU 5.9 s against 9.1 s for 8 cells and 11.0 s for 12). Bigger grids
+/// keep 2n (not measured there: 10 cells for 16x16 did not speed up generation).
 fn max_terms(n: usize) -> usize {
-    MAX_TERMS.min((2 * n / 3).max(4))
+    let most = if n <= 9 { 6 } else { 2 * n };
+    MAX_TERMS.min(most).min(2 * n)
 }
 
 fn count(b: &Board) -> usize {
