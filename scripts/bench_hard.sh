@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The hardest public killers one by one: `sudoku-press bench` (count to 2, one thread) on each
-# puzzle of killer/hard_killers.jsonl, with a per-puzzle time limit; prints a Markdown table.
+# puzzle of killer/hard_killers.jsonl, with a per-puzzle time limit; prints a Markdown table with
+# the CPU seconds of each run (user + system, start-up included: on a machine shared with other
+# builds wall time measures the load more than the solver) beside the wall seconds `bench` reports.
 #
 # Usage: scripts/bench_hard.sh [--limit SECONDS] [--bin PATH]
 #   --limit SECONDS  give up on one puzzle after this much CPU time (default 60; CPU, not wall
@@ -34,19 +36,23 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "\`scripts/bench_hard.sh --limit $limit --bin $bin\` on $(hostname), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| puzzle | wall seconds | nodes | count |"
-echo "|---|---:|---:|---:|"
+echo "| puzzle | CPU seconds | wall seconds | nodes | count |"
+echo "|---|---:|---:|---:|---:|"
 i=0
 while IFS= read -r line; do
     i=$((i + 1))
     id="$(printf '%s' "$line" | sed -n 's/.*"id": *"\([^"]*\)".*/\1/p')"
     printf '%s\n' "$line" > "$work/one.jsonl"
-    if out="$( (ulimit -t "$limit"; exec "$bin" bench --file "$work/one.jsonl" --min-seconds 0) | tail -1)" \
-        && [ -n "${out##set *}" ]; then
+    if (ulimit -t "$limit"
+        exec /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" bench --file "$work/one.jsonl" \
+            --min-seconds 0) >"$work/out" 2>/dev/null \
+        && out="$(tail -1 "$work/out")" && [ -n "${out##set *}" ]; then
         # columns: set puzzles seconds puzzles/s best-pass nodes guesses counts
         read -r _ _ secs _ _ nodes _ counts <<<"$out"
-        echo "| ${id:-line $i} | $secs | ${nodes%.00} | $counts |"
+        read -r user system <"$work/cpu"
+        cpu="$(echo "$user + $system" | bc)"
+        echo "| ${id:-line $i} | $cpu | $secs | ${nodes%.00} | $counts |"
     else
-        echo "| ${id:-line $i} | > $limit | | |"
+        echo "| ${id:-line $i} | > $limit | | | |"
     fi
 done < "$set_file"

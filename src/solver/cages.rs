@@ -35,6 +35,11 @@ pub(crate) struct CageSet {
     pub(crate) virtual_of: [u64; MAX_CELLS],
     /// Per cell, the derived constraints holding it or one of its peers.
     pub(crate) virtual_near: [u64; MAX_CELLS],
+    /// Per cage, where its house's other cells are in `rest_cells` (empty when the cage lies in
+    /// no single house or fills one): the digits the cage leaves must fit there.
+    pub(crate) rest: Vec<(u16, u8)>,
+    /// The house cells beside each cage (see `rest`).
+    pub(crate) rest_cells: Vec<u8>,
     deriver: Deriver,
 }
 
@@ -47,6 +52,8 @@ impl Default for CageSet {
             virtuals: Vec::new(),
             virtual_of: [0; MAX_CELLS],
             virtual_near: [0; MAX_CELLS],
+            rest: Vec::new(),
+            rest_cells: Vec::new(),
             deriver: Deriver::default(),
         }
     }
@@ -59,6 +66,8 @@ impl CageSet {
         self.cells.clear();
         self.cages.clear();
         self.virtuals.clear();
+        self.rest.clear();
+        self.rest_cells.clear();
         if puzzle.cages().is_empty() {
             return;
         }
@@ -76,6 +85,42 @@ impl CageSet {
             }
         }
         self.load_virtuals(layout);
+    }
+
+    /// The rest of the house of each cage lying inside one (see `rest`): for hard searches only,
+    /// so that the published killers (one or two nodes each) do not pay for it.
+    pub(crate) fn load_rest(&mut self, layout: &Layout) {
+        self.rest.clear();
+        self.rest_cells.clear();
+        for info in &self.cages {
+            let cells = &self.cells[info.start as usize..][..info.len as usize];
+            let start = self.rest_cells.len() as u16;
+            let house = layout.houses_of[cells[0] as usize].iter().find(|&&h| {
+                let bits = &layout.house_bits[h as usize];
+                cells
+                    .iter()
+                    .all(|&c| bits[c as usize >> 6] & (1 << (c & 63)) != 0)
+            });
+            if let Some(&h) = house {
+                let rest = layout
+                    .house(h as usize)
+                    .iter()
+                    .filter(|c| !cells.contains(c));
+                self.rest_cells.extend(rest);
+            }
+            let len = self.rest_cells.len() - start as usize;
+            self.rest.push((start, len as u8));
+        }
+    }
+
+    /// The house cells beside real cage `i` (empty when it lies in no single house, or before
+    /// `load_rest`).
+    #[inline]
+    pub(crate) fn rest_of(&self, i: usize) -> &[u8] {
+        match self.rest.get(i) {
+            Some(&(start, len)) => &self.rest_cells[start as usize..][..len as usize],
+            None => &[],
+        }
     }
 
     fn load_virtuals(&mut self, layout: &Layout) {

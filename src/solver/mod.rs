@@ -113,6 +113,8 @@ impl Solver {
                 Search::run(layout, cages, None, givens, limit, first, &mut solutions);
             if cut && max_nodes > first {
                 solutions.clear();
+                self.cages.load_rest(layout);
+                let cages = &self.cages;
                 let known: Vec<Board> = cages
                     .virtuals
                     .iter()

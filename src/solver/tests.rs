@@ -3,6 +3,7 @@
 use super::cages::CageSet;
 use super::kernel::Search;
 use super::layout::Layout;
+use super::linear::LinearSet;
 use super::reference::brute_force_solutions;
 use super::{count_solutions, run_plain, solve, Solver};
 use crate::cage::Cage;
@@ -297,4 +298,34 @@ fn a_node_budget_stops_the_search_undecided() {
     let whole = super::solve_within(&empty, 3, 1_000_000);
     assert!(whole.complete);
     assert_eq!(whole.solutions.len(), 3);
+}
+
+/// The candidates at the root fixpoint of the killer kernel (no branching), with the linear sums
+/// (and the rules of a hard search).
+fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
+    let layout = Layout::new(puzzle.geometry());
+    let mut cages = CageSet::default();
+    cages.load(puzzle, &layout);
+    cages.load_rest(&layout);
+    let mut linear = LinearSet::default();
+    linear.derive(&layout, &cages.cages, &cages.cells, &[]);
+    let mut solutions = Vec::new();
+    let givens = puzzle.givens().values();
+    Search::candidates(&layout, &cages, Some(&linear), givens, &mut solutions)
+}
+
+#[test]
+fn a_cage_keeps_the_digits_the_rest_of_its_house_cannot_hold() {
+    // 6x6 (2x3 boxes): cage {r1c1, r1c2} = 7 is {1, 6}, {2, 5} or {3, 4}. The given 6s at r2c4
+    // and r3c3 take 6 from r1c3..r1c6, so row 1's 6 is in the cage: {1, 6}. (The rest of the
+    // row is four cells: no innie says so.)
+    let cells = |v: &[u8]| v.iter().map(|&i| Cell::new(i)).collect();
+    let mut givens = vec![0; 36];
+    givens[9] = 6;
+    givens[14] = 6;
+    let givens = Grid::from_values(6, givens).unwrap();
+    let cages = vec![Cage::new(7, cells(&[0, 1]))];
+    let puzzle = Puzzle::new(Geometry::standard(6).unwrap(), givens, cages).unwrap();
+    let cand = root_candidates(&puzzle).expect("no contradiction");
+    assert_eq!((cand[0], cand[1]), (0b10_0001, 0b10_0001));
 }

@@ -5,6 +5,7 @@
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::combos::mirror;
 use crate::solver::linear::{Linear, Term, MAX_TERMS};
+use std::sync::OnceLock;
 
 /// Digits `1..=m` as bits (none for `m <= 0`, all sixteen for `m >= 16`).
 #[inline]
@@ -56,6 +57,42 @@ fn largest(mut set: u16, t: usize) -> Option<(i32, i32)> {
     Some((total, last))
 }
 
+/// Digit sets of grids up to 9x9 fit in 9 bits: `extremes` reads their bounds from a table.
+const SMALL_BITS: usize = 9;
+
+/// For each `t <= 9` and 9-bit digit set (at `t * 512 + set`): the sum of its `t` smallest
+/// digits, the `t`-th smallest, the sum of its `t` largest and the `t`-th largest; all `u8::MAX`
+/// when the set holds fewer than `t` digits.
+pub(super) fn extremes_table() -> &'static [[u8; 4]] {
+    static TABLE: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let sets = 1usize << SMALL_BITS;
+        (0..=SMALL_BITS * sets + sets - 1)
+            .map(|i| {
+                let (t, set) = (i / sets, (i % sets) as u16);
+                match (smallest(set, t), largest(set, t)) {
+                    (Some((s, ks)), Some((l, kl))) => [s as u8, ks as u8, l as u8, kl as u8],
+                    _ => [u8::MAX; 4],
+                }
+            })
+            .collect()
+    })
+}
+
+/// The sum of the `t` smallest digits of `set`, the `t`-th smallest, the sum of the `t` largest
+/// and the `t`-th largest (`None` if `set` holds fewer than `t`); from the table when `small`.
+#[inline]
+fn extremes(table: &[[u8; 4]], small: bool, set: u16, t: usize) -> Option<[i32; 4]> {
+    if small {
+        let [s, ks, l, kl] = table[t << SMALL_BITS | set as usize];
+        (s != u8::MAX).then_some([s as i32, ks as i32, l as i32, kl as i32])
+    } else {
+        let (s, ks) = smallest(set, t)?;
+        let (l, kl) = largest(set, t)?;
+        Some([s, ks, l, kl])
+    }
+}
+
 /// What one group of a sum contributes: the open cells' bounds and the digits they may take.
 #[derive(Copy, Clone, Default)]
 struct Group {
@@ -77,9 +114,11 @@ impl Search<'_> {
             .linear_set
             .expect("linear sums are enforced only when derived");
         if let Some(info) = sum.cage {
-            return self.cage_over(st, set.cells_in(info), info.sum);
+            return self.cage_over(st, set.cells_in(info), info.sum, &[]);
         }
         let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
+        let small_grid = self.layout.n <= SMALL_BITS;
+        let table = self.extremes;
         let mut groups = [Group::default(); MAX_TERMS];
         let mut count = 0;
         let (mut lo, mut hi) = (0i32, 0i32);
@@ -104,8 +143,8 @@ impl Search<'_> {
                 i += 1;
             }
             let open = union & !placed;
-            let (small, kth_small) = smallest(open, t).ok_or(Contradiction)?;
-            let (large, kth_large) = largest(open, t).ok_or(Contradiction)?;
+            let [small, kth_small, large, kth_large] =
+                extremes(table, small_grid, open, t).ok_or(Contradiction)?;
             let (glo, ghi) = (fixed + small, fixed + large);
             let negative = terms[start].negative;
             if negative {

@@ -83,6 +83,8 @@ pub(crate) struct Search<'a> {
     conflicts: [u32; MAX_CELLS],
     /// Branches tried since the conflict counts were last halved.
     since_decay: u32,
+    /// Bounds of small digit sets for the linear sums (empty until they are derived).
+    extremes: &'static [[u8; 4]],
 }
 
 /// Branches between two halvings of the conflict counts (2^14, as sigh's solver).
@@ -99,6 +101,23 @@ impl<'a> Search<'a> {
         max_nodes: u64,
         solutions: &'a mut Vec<Grid>,
     ) -> (SolveStats, bool) {
+        let mut search = Search::new(layout, cages, linear_set, limit, max_nodes, solutions);
+        if let Ok(mut st) = search.start(givens) {
+            if limit > 0 && search.propagate(&mut st).is_ok() {
+                search.branch(&st);
+            }
+        }
+        search.quota.finish()
+    }
+
+    fn new(
+        layout: &'a Layout,
+        cages: &'a CageSet,
+        linear_set: Option<&'a LinearSet>,
+        limit: usize,
+        max_nodes: u64,
+        solutions: &'a mut Vec<Grid>,
+    ) -> Self {
         let mut search = Search {
             layout,
             cages,
@@ -113,12 +132,11 @@ impl<'a> Search<'a> {
             quota: Quota::new(limit, max_nodes, solutions),
             conflicts: [0; MAX_CELLS],
             since_decay: 0,
+            extremes: match linear_set {
+                Some(_) => linear::extremes_table(),
+                None => &[],
+            },
         };
-        let mut st = State {
-            cand: [0; MAX_CELLS],
-            placed: [0; MAX_HOUSES],
-        };
-        st.cand[..layout.cells].fill(layout.all);
         for i in 0..cages.cages.len() {
             search.mark(i);
         }
@@ -130,14 +148,38 @@ impl<'a> Search<'a> {
                 search.ldirty[i >> 6] |= 1 << (i & 63);
             }
         }
-        let start = givens.iter().enumerate().try_for_each(|(c, &v)| match v {
-            0 => Ok(()),
-            v => search.set(&mut st, c, 1 << (v - 1)),
-        });
-        if limit > 0 && start.is_ok() && search.propagate(&mut st).is_ok() {
-            search.branch(&st);
+        search
+    }
+
+    /// The root state: every candidate open, the givens set (not yet propagated).
+    fn start(&mut self, givens: &[u8]) -> Result<State, Contradiction> {
+        let mut st = State {
+            cand: [0; MAX_CELLS],
+            placed: [0; MAX_HOUSES],
+        };
+        st.cand[..self.layout.cells].fill(self.layout.all);
+        for (c, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                self.set(&mut st, c, 1 << (v - 1))?;
+            }
         }
-        search.quota.finish()
+        Ok(st)
+    }
+
+    /// The candidates of every cell once the rules reach their fixpoint on `givens` (no
+    /// branching), or `None` on a contradiction: for tests of single rules.
+    #[cfg(test)]
+    pub(crate) fn candidates(
+        layout: &'a Layout,
+        cages: &'a CageSet,
+        linear_set: Option<&'a LinearSet>,
+        givens: &[u8],
+        solutions: &'a mut Vec<Grid>,
+    ) -> Option<Vec<u16>> {
+        let mut search = Search::new(layout, cages, linear_set, 1, u64::MAX, solutions);
+        let mut st = search.start(givens).ok()?;
+        search.propagate(&mut st).ok()?;
+        Some(st.cand[..layout.cells].to_vec())
     }
 
     #[inline(always)]
@@ -293,7 +335,7 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                self.cage(st, self.cages.cages[i])?;
+                self.real_cage(st, i)?;
                 continue;
             }
             if self.vdirty != 0 {

@@ -9,15 +9,35 @@ use crate::solver::innies::MAX_LOOSE;
 use crate::solver::layout::Board;
 
 impl Search<'_> {
-    /// Restrict the open cells of cage `i` to the digits of the combinations still possible.
+    /// Restrict the open cells of a derived cage to the digits of the combinations still possible.
     pub(super) fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
         let cages = self.cages;
-        self.cage_over(st, cages.cells_in(info), info.sum)
+        self.cage_over(st, cages.cells_in(info), info.sum, &[])
+    }
+
+    /// As `cage`, for real cage `i`: in a hard search (the linear sums in use), with the rest of
+    /// its house when it lies in one (measured: 7-11% off the rate of the published killers,
+    /// which need one or two nodes, when used from the start).
+    pub(super) fn real_cage(&mut self, st: &mut State, i: usize) -> Step {
+        let cages = self.cages;
+        let info = cages.cages[i];
+        let rest = match self.linear_set {
+            Some(_) => cages.rest_of(i),
+            None => &[],
+        };
+        self.cage_over(st, cages.cells_in(info), info.sum, rest)
     }
 
     /// Restrict the open cells of `cells` (distinct digits adding up to `sum`) to the digits of
-    /// the combinations still possible.
-    pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
+    /// the combinations still possible; `rest` is the rest of a house holding `cells` (or empty),
+    /// where the digits a combination leaves out must still fit.
+    pub(super) fn cage_over(
+        &mut self,
+        st: &mut State,
+        cells: &[u8],
+        sum: u16,
+        rest: &[u8],
+    ) -> Step {
         let layout = self.layout;
         let mut used = 0u16;
         let mut placed_sum = 0usize;
@@ -48,8 +68,8 @@ impl Search<'_> {
                 }
                 self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
             }
-            2 => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
-            _ => self.cage_combos(st, &open[..k], s, used),
+            2 if rest.is_empty() => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
+            _ => self.cage_combos(st, &open[..k], s, used, rest),
         }
     }
 
@@ -105,19 +125,34 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Three or more open cells: keep the combinations that avoid placed digits and that every
-    /// open cell can take part in.
-    fn cage_combos(&mut self, st: &mut State, open: &[u8], s: usize, used: u16) -> Step {
+    /// Three or more open cells (or two beside the `rest` of their house): keep the
+    /// combinations that avoid placed digits, that every open cell can take part in and whose
+    /// left-out digits the rest of the house can still hold.
+    fn cage_combos(
+        &mut self,
+        st: &mut State,
+        open: &[u8],
+        s: usize,
+        used: u16,
+        rest: &[u8],
+    ) -> Step {
         let mut xs = [0u16; 16];
         let mut union = 0u16;
         for (x, &c) in xs.iter_mut().zip(open) {
             *x = st.cand[c as usize] & !used;
             union |= *x;
         }
+        // Digits the rest of the house cannot hold must be in the cage.
+        let must = if rest.is_empty() {
+            0
+        } else {
+            let outside = rest.iter().fold(0, |u, &c| u | st.cand[c as usize]);
+            self.layout.all & !outside & !used
+        };
         let xs = &xs[..open.len()];
         let (mut allowed, mut required) = (0u16, u16::MAX);
         for &m in self.layout.combos.get(open.len(), s) {
-            if m & !union != 0 || xs.iter().any(|&x| x & m == 0) {
+            if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
                 continue;
             }
             allowed |= m;
