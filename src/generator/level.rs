@@ -66,11 +66,16 @@ impl LevelsSetting {
     }
 }
 
-/// Layout rules for an easy target: the configuration's, with cages of at most three cells for
-/// 9x9 and larger (four below) and the cage-count range that goes with them; `None` where the
-/// grid is too small for that to differ.
-pub fn easy_rules(config: &GeneratorConfig) -> Option<LayoutRules> {
-    let small = if config.size >= 9 { 3 } else { 4 };
+/// Layout rules for an easy or medium target: the configuration's, with cages of at most three
+/// cells for easy on 9x9 and larger (four below; one more for medium) and the cage-count range
+/// that goes with them; `None` for other targets, or where the grid is too small to differ.
+pub fn small_cage_rules(config: &GeneratorConfig, target: Level) -> Option<LayoutRules> {
+    let easy = if config.size >= 9 { 3 } else { 4 };
+    let small = match target {
+        Level::Easy => easy,
+        Level::Medium => easy + 1,
+        _ => return None,
+    };
     let config = GeneratorConfig {
         max_cage_size: Some(small.min(config.size)),
         min_cages: None,

@@ -193,19 +193,17 @@ pub fn generate_from_seed(
         });
     };
     // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
-    // it; easy targets draw small cages (`easy_rules`).
-    let easy = (target == grader::Level::Easy)
-        .then(|| level::easy_rules(config))
-        .flatten();
+    // it; easy and medium targets draw small cages (`small_cage_rules`).
+    let small = level::small_cage_rules(config, target);
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
     let mut rejection = Rejection::OffLevel { target };
     for _ in 0..LEVEL_ATTEMPTS {
-        let rules = easy.as_ref().unwrap_or(&resolved.rules);
+        let rules = small.as_ref().unwrap_or(&resolved.rules);
         let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             // Bigger cages than this layout's are harder to make unique: smaller ones next.
-            Err(r @ Rejection::NotUnique { .. }) if easy.is_some() => {
+            Err(r @ Rejection::NotUnique { .. }) if small.is_some() => {
                 rejection = r;
                 continue;
             }
