@@ -118,7 +118,9 @@ impl Fields<'_> {
             };
             FormatError::at(self.line, kind)
         })?;
-        Ok(serde_json::from_str(raw).expect("the object's values were read as valid JSON"))
+        // The raw reading checks the syntax only: a number out of range (`1e400`) fails here,
+        // and is named as the whole line's JSON error, as a `Value` reading of the line says it.
+        serde_json::from_str(raw).map_err(|_| describe_bad_line(self.object.text(), self.line))
     }
 
     /// A whole-number field from 0 to `max`.
@@ -437,6 +439,8 @@ mod tests {
                 "`regions` should be a list of 4 items",
             ),
             (r#"{"size": 4, "#, "invalid JSON"),
+            // Valid syntax, but a number no reader can hold: an error, not a panic.
+            (r#"{"size": 1e400, "givens": []}"#, "number out of range"),
             (
                 r#"{"size": 4, "givens": [], "regions": [[0,1,2,3],[0,5,6,7],[8,9,10,11],[12,13,14,15]]}"#,
                 "`regions[1]` should be cells that are in no other region, found cell 0, already in regions[0]",

@@ -29,6 +29,11 @@ impl RawObject {
         Ok(RawObject { text, fields })
     }
 
+    /// The object's text, as read.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// The JSON text of `key`'s value (the last one if the key is repeated), if present.
     pub fn raw(&self, key: &str) -> Option<&str> {
         self.fields

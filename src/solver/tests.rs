@@ -94,6 +94,22 @@ fn check_heavy_against_reference(puzzle: &Puzzle, planted: &Grid) {
     }
 }
 
+/// A random puzzle on small geometry `which` (cages over `cover` of the cells, `given` of the
+/// cells given), with its planted solution.
+fn small_case(which: usize, seed: u64, cover: f64, given: f64) -> (Puzzle, Grid) {
+    let geometry = &small_geometries()[which];
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let solution = random_solution(geometry, &mut rng);
+    // 6x6 with almost nothing to go on makes the exhaustive search slow: give it some help.
+    let given = if geometry.size() == 6 {
+        given.max(0.2)
+    } else {
+        given
+    };
+    let puzzle = random_puzzle(geometry, &solution, cover, given, &mut rng);
+    (puzzle, solution)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -104,11 +120,7 @@ proptest! {
         cover in 0.5f64..=1.0,
         given in 0.0f64..0.4,
     ) {
-        let geometry = &small_geometries()[which];
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let solution = random_solution(geometry, &mut rng);
-        let given = if geometry.size() == 6 { given.max(0.2) } else { given };
-        let puzzle = random_puzzle(geometry, &solution, cover, given, &mut rng);
+        let (puzzle, solution) = small_case(which, seed, cover, given);
         check_heavy_against_reference(&puzzle, &solution);
     }
 
@@ -154,12 +166,7 @@ proptest! {
         cover in 0.0f64..=1.0,
         given in 0.0f64..0.5,
     ) {
-        let geometry = &small_geometries()[which];
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let solution = random_solution(geometry, &mut rng);
-        // 6x6 with almost nothing to go on makes the exhaustive search slow: give it some help.
-        let given = if geometry.size() == 6 { given.max(0.2) } else { given };
-        let puzzle = random_puzzle(geometry, &solution, cover, given, &mut rng);
+        let (puzzle, solution) = small_case(which, seed, cover, given);
         check_against_reference(&puzzle, &solution);
     }
 

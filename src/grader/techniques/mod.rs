@@ -208,14 +208,6 @@ pub fn tier_of(technique: Technique) -> Tier {
         .map_or(Tier::Extreme, |r| r.tier)
 }
 
-/// The score weight of a technique (its first rung).
-pub fn weight_of(technique: Technique) -> f64 {
-    LADDER
-        .iter()
-        .find(|r| r.technique == technique)
-        .map_or(TRIAL_WEIGHT, |r| r.weight)
-}
-
 /// Score weight of one trial step.
 pub const TRIAL_WEIGHT: f64 = 300.0;
 

@@ -205,20 +205,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// As `narrow`, for a cell of a linear sum: its cage and other sums are marked.
+    /// As `narrow`, for a cell of a linear sum (killers only): its cage is marked too.
     #[inline]
     fn narrow_linear(&mut self, st: &mut State, c: usize, y: u16) -> Step {
-        let x = st.cand[c];
-        if y != x {
-            if y == 0 {
-                return Err(Contradiction);
-            }
-            st.cand[c] = y;
-            self.edits += 1;
-            if is_single(y) {
-                self.push(c);
-            }
-            self.mark_cell(c);
+        let changed = st.cand[c] != y;
+        self.narrow(st, c, y)?;
+        if changed {
+            self.mark(self.cages.cage_of[c] as usize);
         }
         Ok(())
     }

@@ -38,28 +38,10 @@ pub fn find_xy_wing(board: &Board) -> Option<Step> {
                     continue;
                 }
                 let z = z.first().unwrap();
-                let except: CellSet = [pivot, w1, w2].into_iter().collect();
-                let removed = seeing_all(board, &[w1, w2], z, &except);
-                if removed.is_empty() {
-                    continue;
+                let step = wing_step(board, Technique::XyWing, [pivot, w1, w2], z, &[w1, w2]);
+                if step.is_some() {
+                    return step;
                 }
-                let reason = format!(
-                    "XY-wing: pivot {} ({}) with wings {} ({}) and {} ({}); one wing is {}",
-                    name(board, pivot),
-                    digit_list(pc),
-                    name(board, w1),
-                    digit_list(c1),
-                    name(board, w2),
-                    digit_list(c2),
-                    z.get()
-                );
-                return Some(super::elimination_step(
-                    Technique::XyWing,
-                    z,
-                    &removed,
-                    vec![pivot, w1, w2],
-                    reason,
-                ));
             }
         }
     }
@@ -83,32 +65,52 @@ pub fn find_xyz_wing(board: &Board) -> Option<Step> {
                     continue;
                 }
                 let z: Digit = c1.intersection(c2).first().unwrap();
-                let except: CellSet = [pivot, w1, w2].into_iter().collect();
-                let removed = seeing_all(board, &[pivot, w1, w2], z, &except);
-                if removed.is_empty() {
-                    continue;
+                let trio = [pivot, w1, w2];
+                let step = wing_step(board, Technique::XyzWing, trio, z, &trio);
+                if step.is_some() {
+                    return step;
                 }
-                let reason = format!(
-                    "XYZ-wing: pivot {} ({}) with wings {} ({}) and {} ({}); one of the three is {}",
-                    name(board, pivot),
-                    digit_list(pc),
-                    name(board, w1),
-                    digit_list(c1),
-                    name(board, w2),
-                    digit_list(c2),
-                    z.get()
-                );
-                return Some(super::elimination_step(
-                    Technique::XyzWing,
-                    z,
-                    &removed,
-                    vec![pivot, w1, w2],
-                    reason,
-                ));
             }
         }
     }
     None
+}
+
+/// The step of an XY- or XYZ-wing `[pivot, wing, wing]` on `z`: the cells that see every cell
+/// of `seen` lose z (`None` when none has it).
+fn wing_step(
+    board: &Board,
+    technique: Technique,
+    [pivot, w1, w2]: [Cell; 3],
+    z: Digit,
+    seen: &[Cell],
+) -> Option<Step> {
+    let except: CellSet = [pivot, w1, w2].into_iter().collect();
+    let removed = seeing_all(board, seen, z, &except);
+    if removed.is_empty() {
+        return None;
+    }
+    let (label, one) = match technique {
+        Technique::XyWing => ("XY-wing", "one wing"),
+        _ => ("XYZ-wing", "one of the three"),
+    };
+    let reason = format!(
+        "{label}: pivot {} ({}) with wings {} ({}) and {} ({}); {one} is {}",
+        name(board, pivot),
+        digit_list(board.candidates(pivot)),
+        name(board, w1),
+        digit_list(board.candidates(w1)),
+        name(board, w2),
+        digit_list(board.candidates(w2)),
+        z.get()
+    );
+    Some(super::elimination_step(
+        technique,
+        z,
+        &removed,
+        vec![pivot, w1, w2],
+        reason,
+    ))
 }
 
 /// W-wing: two {x,y} cells that do not see each other, each seen by one end of a strong link on x.
