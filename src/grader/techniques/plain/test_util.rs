@@ -20,20 +20,6 @@ pub fn empty_jigsaw(n: usize, regions: Vec<u8>) -> Puzzle {
     Puzzle::plain(Geometry::jigsaw(n, regions).unwrap(), Grid::empty(n)).unwrap()
 }
 
-/// A plain 9x9 puzzle from 81 characters (`.` or `0` for empty).
-pub fn plain9(text: &str) -> Puzzle {
-    let values: Vec<u8> = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| c.to_digit(10).unwrap_or(0) as u8)
-        .collect();
-    Puzzle::plain(
-        Geometry::standard(9).unwrap(),
-        Grid::from_values(9, values).unwrap(),
-    )
-    .unwrap()
-}
-
 /// An empty killer of side `n` with these cages (cells as 1-based (row, col)).
 pub fn killer(n: usize, cages: &[(u16, &[(usize, usize)])]) -> Puzzle {
     let g = Geometry::standard(n).unwrap();
@@ -93,18 +79,6 @@ pub fn only_in_col(b: &mut Board, digit: u8, c: usize, rows: &[usize]) {
         if !rows.contains(&r) {
             let cell = at(b, r, c);
             b.eliminate(cell, d(digit));
-        }
-    }
-}
-
-/// Remove `digit` from every cell of the board except the listed (row, col) cells.
-pub fn only_at(b: &mut Board, digit: u8, cells: &[(usize, usize)]) {
-    for r in 1..=b.size() {
-        for c in 1..=b.size() {
-            if !cells.contains(&(r, c)) {
-                let cell = at(b, r, c);
-                b.eliminate(cell, d(digit));
-            }
         }
     }
 }
