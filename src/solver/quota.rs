@@ -40,6 +40,18 @@ impl<'a> Quota<'a> {
         true
     }
 
+    /// Count one refutation (a digit removed after its trial, and the removal propagated) as a
+    /// node but not a guess; false once the budget is spent.
+    #[inline(always)]
+    pub(crate) fn spend_refutation(&mut self) -> bool {
+        if self.stats.nodes >= self.max_nodes {
+            self.exhausted = true;
+            return false;
+        }
+        self.stats.nodes += 1;
+        true
+    }
+
     /// Keep a solution; true once `limit` are kept.
     pub(crate) fn record(&mut self, grid: Grid) -> bool {
         self.solutions.push(grid);

@@ -19,6 +19,12 @@ fn up_to(m: i32) -> u16 {
     }
 }
 
+/// `{ n + 1 - d : d in set }` for digits of 1..=n.
+#[inline]
+fn reverse(set: u16, n: i32) -> u16 {
+    set.reverse_bits() >> (16 - n)
+}
+
 /// Digits `m..=16` as bits.
 #[inline]
 fn from(m: i32) -> u16 {
@@ -174,6 +180,9 @@ impl Search<'_> {
         if opens == 2 {
             return self.linear_pair(st, terms, target);
         }
+        if opens == 3 {
+            return self.linear_triple(st, terms, target);
+        }
         let (up, down) = (target - lo, hi - target);
         for g in &groups[..count] {
             let (above, below) = if g.negative { (down, up) } else { (up, down) };
@@ -191,6 +200,59 @@ impl Search<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Exactly three open cells: each keeps the digits that two digits of the others complete
+    /// (digits of one group distinct). A cell with coefficient -1 is read reversed (d as N+1-d),
+    /// which turns the sum into one of positive terms (as sigh's solver does for its sums).
+    fn linear_triple(&mut self, st: &mut State, terms: &[Term], target: i32) -> Step {
+        let n = self.layout.n as i32;
+        let mut rest = target;
+        let mut open = [(0usize, false, 0u8, 0u16); 3];
+        let mut k = 0;
+        for t in terms {
+            let x = st.cand[t.cell as usize];
+            if is_single(x) {
+                let d = digit_of(x) as i32;
+                rest -= if t.negative { -d } else { d };
+            } else if k < 3 {
+                let x = if t.negative { reverse(x, n) } else { x };
+                if t.negative {
+                    rest += n + 1;
+                }
+                open[k] = (t.cell as usize, t.negative, t.group, x);
+                k += 1;
+            }
+        }
+        let [(a, na, ga, xa), (b, nb, gb, xb), (c, nc, gc, xc)] = open;
+        let (ab, ac, bc) = (ga == gb, ga == gc, gb == gc);
+        let (mut sa, mut sb, mut sc) = (0u16, 0u16, 0u16);
+        let mut ra = xa;
+        while ra != 0 {
+            let da = ra & ra.wrapping_neg();
+            ra ^= da;
+            let va = digit_of(da) as i32;
+            let mut rb = if ab { xb & !da } else { xb };
+            while rb != 0 {
+                let db = rb & rb.wrapping_neg();
+                rb ^= db;
+                let vc = rest - va - digit_of(db) as i32;
+                if !(1..=n).contains(&vc) {
+                    continue;
+                }
+                let dc = 1u16 << (vc - 1);
+                if xc & dc == 0 || (ac && dc == da) || (bc && dc == db) {
+                    continue;
+                }
+                sa |= da;
+                sb |= db;
+                sc |= dc;
+            }
+        }
+        let back = |s: u16, neg: bool| if neg { reverse(s, n) } else { s };
+        self.narrow_linear(st, a, back(sa, na))?;
+        self.narrow_linear(st, b, back(sb, nb))?;
+        self.narrow_linear(st, c, back(sc, nc))
     }
 
     /// Exactly two open cells: each keeps the digits the other can complete.

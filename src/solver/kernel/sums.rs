@@ -8,6 +8,9 @@ use crate::solver::combos::mirror;
 use crate::solver::innies::MAX_LOOSE;
 use crate::solver::layout::Board;
 
+/// Most open cells of a cage checked assignment by assignment (`matchings`).
+const EXACT_CELLS: usize = 3;
+
 impl Search<'_> {
     /// Restrict the open cells of a derived cage to the digits of the combinations still possible.
     pub(super) fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
@@ -150,9 +153,16 @@ impl Search<'_> {
             self.layout.all & !outside & !used
         };
         let xs = &xs[..open.len()];
+        // In a hard search, three open cells keep only the digits of some full assignment (measured
+        // on the hard set: more cells cost more than the nodes they save).
+        let exact = self.linear_set.is_some() && open.len() <= EXACT_CELLS;
         let (mut allowed, mut required) = (0u16, u16::MAX);
+        let mut support = [0u16; 16];
         for &m in self.layout.combos.get(open.len(), s) {
             if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
+                continue;
+            }
+            if exact && !matchings(xs, m, &mut support) {
                 continue;
             }
             allowed |= m;
@@ -161,8 +171,9 @@ impl Search<'_> {
         if allowed == 0 {
             return Err(Contradiction);
         }
-        for (&x, &c) in xs.iter().zip(open) {
-            self.narrow(st, c as usize, x & allowed)?;
+        for (i, (&x, &c)) in xs.iter().zip(open).enumerate() {
+            let keep = if exact { support[i] } else { allowed };
+            self.narrow(st, c as usize, x & keep)?;
         }
         self.point(st, open, required)
     }
@@ -205,5 +216,137 @@ impl Search<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether the cells with candidates `xs` can take the digits of `m` (one each, all different:
+/// `m` has as many digits as there are cells); if so, adds to `support[i]` every digit cell `i`
+/// takes in some such assignment. One matching by augmenting paths, then the alternating cycles
+/// through it (Régin's filtering for all-different): cell `i` may also take the digit of cell `j`
+/// when each reaches the other in the graph "cell -> cell owning a digit it can take".
+fn matchings(xs: &[u16], m: u16, support: &mut [u16; 16]) -> bool {
+    let k = xs.len();
+    let mut want = [0u16; 16];
+    let (mut every, mut covered) = (true, true);
+    for (i, &x) in xs.iter().enumerate() {
+        want[i] = x & m;
+        every &= want[i] == m;
+        covered &= want[i] & !support[i] == 0;
+    }
+    if every {
+        // Any cell can take any digit of `m`.
+        for s in &mut support[..k] {
+            *s |= m;
+        }
+        return true;
+    }
+    let mut owner = [u8::MAX; 16];
+    let mut digit = [0u16; 16];
+    let mut taken = 0u16;
+    for i in 0..k {
+        let free = want[i] & !taken;
+        if free != 0 {
+            let d = free & free.wrapping_neg();
+            taken |= d;
+            owner[d.trailing_zeros() as usize] = i as u8;
+            digit[i] = d;
+        }
+    }
+    for i in 0..k {
+        if digit[i] != 0 {
+            continue;
+        }
+        let mut visited = 0u16;
+        if !augment(i, &want, &mut owner, &mut digit, &mut visited) {
+            return false;
+        }
+    }
+    if covered {
+        // Nothing this combination allows is in doubt: only its being possible mattered.
+        return true;
+    }
+    // reach[i]: the cells cell i reaches (bit j).
+    let mut reach = [0u16; 16];
+    for i in 0..k {
+        let mut ds = want[i] & !digit[i];
+        while ds != 0 {
+            let d = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            reach[i] |= 1 << owner[d];
+        }
+    }
+    for t in 0..k {
+        let via = reach[t];
+        for r in reach[..k].iter_mut() {
+            if *r >> t & 1 != 0 {
+                *r |= via;
+            }
+        }
+    }
+    for i in 0..k {
+        let mut got = digit[i];
+        let mut js = reach[i];
+        while js != 0 {
+            let j = js.trailing_zeros() as usize;
+            js &= js - 1;
+            if reach[j] >> i & 1 != 0 {
+                got |= digit[j];
+            }
+        }
+        support[i] |= got & want[i];
+    }
+    true
+}
+
+/// Kuhn's augmenting path from cell `i` over digits not yet `visited`.
+fn augment(
+    i: usize,
+    want: &[u16; 16],
+    owner: &mut [u8; 16],
+    digit: &mut [u16; 16],
+    visited: &mut u16,
+) -> bool {
+    let mut options = want[i] & !*visited;
+    while options != 0 {
+        let d = options & options.wrapping_neg();
+        options ^= d;
+        *visited |= d;
+        let o = owner[d.trailing_zeros() as usize];
+        if o == u8::MAX || augment(o as usize, want, owner, digit, visited) {
+            owner[d.trailing_zeros() as usize] = i as u8;
+            digit[i] = d;
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matchings;
+
+    #[test]
+    fn matchings_keep_the_digits_of_some_full_assignment() {
+        // Cells {1, 2}, {1, 2}, {1, 2, 3} taking {1, 2, 3}: the first two hold 1 and 2, so the
+        // third is 3.
+        let mut support = [0u16; 16];
+        assert!(matchings(&[0b011, 0b011, 0b111], 0b111, &mut support));
+        assert_eq!(&support[..3], &[0b011, 0b011, 0b100]);
+        // Every cell can take every digit: all supported.
+        let mut support = [0u16; 16];
+        assert!(matchings(&[0b111, 0b111, 0b111], 0b111, &mut support));
+        assert_eq!(&support[..3], &[0b111; 3]);
+        // {1, 4}, {1, 4}, {2, 4} taking {1, 2, 4}: 2 is only in the third cell.
+        let mut support = [0u16; 16];
+        assert!(matchings(&[0b1001, 0b1001, 0b1010], 0b1011, &mut support));
+        assert_eq!(&support[..3], &[0b1001, 0b1001, 0b0010]);
+    }
+
+    #[test]
+    fn matchings_reject_a_combination_no_assignment_fits() {
+        // Two cells can only take 1.
+        let mut support = [0u16; 16];
+        assert!(!matchings(&[0b001, 0b001, 0b110], 0b111, &mut support));
+        assert_eq!(support, [0; 16]);
     }
 }
