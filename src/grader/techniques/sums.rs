@@ -13,7 +13,7 @@ use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::text::house_name;
+use crate::grader::text::{house_name, signed_sum_text};
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -44,21 +44,29 @@ pub(crate) enum Kind {
 /// Most cells an equation holds (a split cage's rest: a cage has at most N <= 16 cells).
 const TERM_ROOM: usize = 16;
 
+/// A region of whole houses with the cages inside it and those poking out of it (shared by the
+/// region's equations).
+#[derive(Clone, Debug)]
+pub(crate) struct Region {
+    pub(crate) houses: Vec<House>,
+    inside: Vec<usize>,
+    partial: Vec<usize>,
+}
+
 /// `sum(coef * cell) = total` over a few cells. Kept without heap parts of its own (a puzzle
-/// derives hundreds): terms inline, the region's houses and cages shared.
+/// derives hundreds): terms inline, the region's houses and cages in `Equations::regions`.
 #[derive(Clone, Debug)]
 pub(crate) struct Equation {
     /// Cells with coefficient +1 or -1, ascending by cell (the first `len`).
     terms: [(Cell, i8); TERM_ROOM],
     len: u8,
+    /// Houses in the region.
+    houses: u8,
     pub(crate) total: i32,
     pub(crate) kind: Kind,
-    /// The houses of the region (shared by the region's equations).
-    pub(crate) houses: Arc<[House]>,
-    /// The cages inside the region, and those poking out of it (shared by the region's
-    /// equations); `chosen` says which of the latter are used.
-    inside: Arc<[usize]>,
-    partial: Arc<[usize]>,
+    /// The region (index into `Equations::regions`); `chosen` says which of its partial cages
+    /// are used.
+    region: u32,
     chosen: u64,
     /// The cage split by a `Split` equation (`usize::MAX` otherwise).
     split: usize,
@@ -70,10 +78,11 @@ impl Equation {
         &self.terms[..self.len as usize]
     }
     /// Cages used.
-    pub(crate) fn cages(&self) -> Vec<usize> {
-        let mut cages = self.inside.to_vec();
+    fn cages(&self, regions: &[Region]) -> Vec<usize> {
+        let r = &regions[self.region as usize];
+        let mut cages = r.inside.clone();
         cages.extend(
-            self.partial
+            r.partial
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| self.chosen & (1 << i) != 0)
@@ -83,6 +92,93 @@ impl Equation {
             cages.push(self.split);
         }
         cages
+    }
+}
+
+/// The rule-of-45 equations of a layout, with the lists each technique walks. Those of one house
+/// are derived with the context; those of several houses only when a finder first needs them
+/// (most puzzles are solved before).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Equations {
+    pub(crate) list: Vec<Equation>,
+    regions: Vec<Region>,
+    /// Indices into `list` per technique, in `list` order (see `slot`).
+    by_technique: [Vec<u32>; 4],
+    /// Are the equations of several houses in `list`?
+    multi: bool,
+}
+
+/// The list a technique walks.
+fn slot(technique: Technique) -> Option<usize> {
+    match technique {
+        Technique::SingleInnieOutie => Some(0),
+        Technique::MultiInnieOutie => Some(1),
+        Technique::InnieOutieDifference => Some(2),
+        Technique::MultiHouseInnieOutie => Some(3),
+        _ => None,
+    }
+}
+
+impl Equations {
+    /// The equations of one house.
+    pub(crate) fn new(puzzle: &Puzzle, house_sets: &[CellSet], cage_sets: &[CellSet]) -> Self {
+        let (list, regions) = derive_equations(puzzle, house_sets, cage_sets, false);
+        let mut eqs = Equations {
+            list,
+            regions,
+            by_technique: Default::default(),
+            multi: puzzle.cages().is_empty(),
+        };
+        eqs.index();
+        eqs
+    }
+
+    /// Add the equations of several houses (once).
+    pub(crate) fn add_multi(
+        &mut self,
+        puzzle: &Puzzle,
+        house_sets: &[CellSet],
+        cage_sets: &[CellSet],
+    ) {
+        if self.multi {
+            return;
+        }
+        self.multi = true;
+        let (list, regions) = derive_equations(puzzle, house_sets, cage_sets, true);
+        let offset = self.regions.len() as u32;
+        self.regions.extend(regions);
+        self.list.extend(list.into_iter().map(|mut e| {
+            e.region += offset;
+            e
+        }));
+        self.index();
+    }
+
+    /// Are the equations of several houses derived?
+    pub(crate) fn has_multi(&self) -> bool {
+        self.multi
+    }
+
+    fn index(&mut self) {
+        for list in &mut self.by_technique {
+            list.clear();
+        }
+        for (i, e) in self.list.iter().enumerate() {
+            let slots: &[usize] = match (e.houses, e.kind) {
+                (1, Kind::Innies | Kind::Outies) => &[0, 1],
+                (1, Kind::Split) => &[1],
+                (1, Kind::Difference) => &[2],
+                _ => &[3],
+            };
+            for &k in slots {
+                self.by_technique[k].push(i as u32);
+            }
+        }
+    }
+
+    /// The houses of an equation's region.
+    pub(crate) fn houses(&self, e: &Equation) -> &[House] {
+        &self.regions[e.region as usize].houses
     }
 }
 
@@ -167,14 +263,17 @@ fn regions(puzzle: &Puzzle, house_sets: &[CellSet]) -> Vec<(CellSet, Vec<House>)
     out
 }
 
-/// Every rule-of-45 equation of the puzzle's layout, fewest houses and cells first, no repeats.
+/// The rule-of-45 equations of the puzzle's layout, fewest houses and cells first, no repeats:
+/// those of single houses (`multi` false), or those of several houses (`multi` true; the single
+/// houses are derived again only to drop the repeats of their equations), with their regions.
 pub(crate) fn derive_equations(
     puzzle: &Puzzle,
     house_sets: &[CellSet],
     cage_sets: &[CellSet],
-) -> Vec<Equation> {
+    multi: bool,
+) -> (Vec<Equation>, Vec<Region>) {
     if puzzle.cages().is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let n = puzzle.size() as i32;
     let house_total = n * (n + 1) / 2;
@@ -185,9 +284,13 @@ pub(crate) fn derive_equations(
         .collect();
     seen.reserve(1024);
     let mut out = Vec::with_capacity(512);
+    let mut region_list = Vec::new();
     let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
-    for (region, houses) in regions(puzzle, house_sets) {
-        let houses: Arc<[House]> = houses.into();
+    let mut all_regions = regions(puzzle, house_sets);
+    if !multi {
+        all_regions.retain(|r| r.1.len() == 1);
+    }
+    for (region, houses) in all_regions {
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -198,8 +301,6 @@ pub(crate) fn derive_equations(
                 }
             }
         }
-        let inside_shared: Arc<[usize]> = inside.as_slice().into();
-        let partial_shared: Arc<[usize]> = partial.as_slice().into();
         let base_cells = inside
             .iter()
             .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
@@ -220,6 +321,9 @@ pub(crate) fn derive_equations(
             let out = cage_sets[k].difference(&region).len() as i32;
             *d = out - (cage_sets[k].len() as i32 - out);
         }
+        let region_total = house_total * houses.len() as i32;
+        let index = region_list.len() as u32;
+        let nhouses = houses.len() as u8;
         // Every subset of the partial cages when there are few, else none or all of them.
         for choice in (0..=last).step_by(step as usize) {
             let mut count = base_innies;
@@ -233,15 +337,15 @@ pub(crate) fn derive_equations(
             }
             let mut cells = base_cells;
             let mut sum = base_sum;
-            for (i, &k) in partial.iter().enumerate() {
-                if choice & (1 << i) != 0 {
-                    cells = cells.union(&cage_sets[k]);
-                    sum += puzzle.cages()[k].sum as i32;
-                }
+            let mut bits = choice;
+            while bits != 0 {
+                let k = partial[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                cells = cells.union(&cage_sets[k]);
+                sum += puzzle.cages()[k].sum as i32;
             }
             let innies = region.difference(&cells);
             let outies = cells.difference(&region);
-            let region_total = house_total * houses.len() as i32;
             // The equation's identity first: repeats are dropped before anything is built.
             let key = match (innies.is_empty(), outies.is_empty()) {
                 (_, true) => (innies, CellSet::EMPTY, region_total - sum),
@@ -270,15 +374,19 @@ pub(crate) fn derive_equations(
             out.push(Equation {
                 terms: inline,
                 len,
+                houses: nhouses,
                 total,
                 kind,
-                houses: Arc::clone(&houses),
-                inside: Arc::clone(&inside_shared),
-                partial: Arc::clone(&partial_shared),
+                region: index,
                 chosen: choice,
                 split: usize::MAX,
             });
         }
+        region_list.push(Region {
+            houses,
+            inside,
+            partial,
+        });
     }
     // Cage splitting: a cage holding all the cells of a positive equation splits in two.
     let mut cage_of = vec![usize::MAX; puzzle.geometry().cell_count()];
@@ -311,22 +419,22 @@ pub(crate) fn derive_equations(
                 len,
                 total,
                 kind: Kind::Split,
-                houses: Arc::clone(&e.houses),
-                inside: Arc::clone(&e.inside),
-                partial: Arc::clone(&e.partial),
-                chosen: e.chosen,
                 split: k,
+                ..*e
             });
         }
     }
     out.extend(splits);
-    out.sort_by_key(|e| (e.houses.len(), e.terms().len()));
-    out
+    if multi {
+        out.retain(|e| e.houses > 1);
+    }
+    out.sort_by_key(|e| (e.houses, e.terms().len()));
+    (out, region_list)
 }
 
 /// Which technique an equation with `unknown` empty cells is, in the ladder's terms.
 pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
-    match (e.houses.len(), e.kind) {
+    match (e.houses, e.kind) {
         (1, Kind::Innies | Kind::Outies) if unknown == 1 => Technique::SingleInnieOutie,
         (1, Kind::Innies | Kind::Outies | Kind::Split) => Technique::MultiInnieOutie,
         (1, Kind::Difference) => Technique::InnieOutieDifference,
@@ -336,48 +444,56 @@ pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
 
 /// What an evaluation found: per unknown cell, the digits some assignment gives it.
 struct Solutions {
-    cells: Vec<Cell>,
-    keep: Vec<u16>,
+    cells: [Cell; MAX_UNKNOWN],
+    keep: [u16; MAX_UNKNOWN],
+    len: usize,
 }
 
 /// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes).
 fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     let mut total = e.total;
-    let mut cells = Vec::new();
-    let mut coefs = Vec::new();
+    let mut cells = [Cell::new(0); MAX_UNKNOWN];
+    let mut coefs = [0i32; MAX_UNKNOWN];
+    let mut u = 0;
     for &(c, k) in e.terms() {
         match board.placed(c) {
             Some(d) => total -= k as i32 * d.get() as i32,
             None => {
-                cells.push(c);
-                coefs.push(k as i32);
+                if u == MAX_UNKNOWN {
+                    return None;
+                }
+                cells[u] = c;
+                coefs[u] = k as i32;
+                u += 1;
             }
         }
     }
-    if cells.is_empty() || cells.len() > MAX_UNKNOWN {
+    if u == 0 {
         return None;
     }
-    let u = cells.len();
-    let cands: Vec<u16> = cells.iter().map(|&c| board.candidates(c).bits()).collect();
-    let sees: Vec<u16> = (0..u)
-        .map(|i| {
-            (0..u)
-                .filter(|&j| board.sees(cells[i], cells[j]))
-                .fold(0, |a, j| a | 1 << j)
-        })
-        .collect();
+    let mut cands = [0u16; MAX_UNKNOWN];
+    let mut sees = [0u16; MAX_UNKNOWN];
+    for i in 0..u {
+        cands[i] = board.candidates(cells[i]).bits();
+        for j in 0..u {
+            if board.sees(cells[i], cells[j]) {
+                sees[i] |= 1 << j;
+            }
+        }
+    }
     // Each candidate of each cell is tested by a search for one assignment that gives it (the
     // assignment found also vouches for the digits it gives the other cells), instead of
     // listing every assignment: far fewer nodes when most candidates survive.
     let mut search = Search {
         cands: [0; MAX_UNKNOWN],
-        sees: &sees,
-        coefs: &coefs,
+        sees,
+        coefs,
+        len: u,
         suffix: [(0, 0); MAX_UNKNOWN + 1],
         values: [0; MAX_UNKNOWN],
         nodes: 0,
     };
-    let mut keep = vec![0u16; u];
+    let mut keep = [0u16; MAX_UNKNOWN];
     for i in 0..u {
         // A cell with one candidate needs no search of its own: the others' assignments give it,
         // and when there are none every cell is left without a digit anyway.
@@ -388,11 +504,11 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
         while todo != 0 {
             let bit = todo & todo.wrapping_neg();
             todo &= todo - 1;
-            search.cands[..u].copy_from_slice(&cands);
+            search.cands = cands;
             search.cands[i] = bit;
-            search.bounds(u);
+            search.bounds();
             if search.go(0, total) {
-                for (k, v) in keep.iter_mut().zip(&search.values) {
+                for (k, v) in keep[..u].iter_mut().zip(&search.values) {
                     *k |= 1 << (v - 1);
                 }
                 todo &= !keep[i];
@@ -406,23 +522,29 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
             break;
         }
     }
-    Some(Solutions { cells, keep })
+    Some(Solutions {
+        cells,
+        keep,
+        len: u,
+    })
 }
 
-struct Search<'a> {
+struct Search {
     /// Candidates per unknown cell (one fixed to the digit under test).
     cands: [u16; MAX_UNKNOWN],
-    sees: &'a [u16],
-    coefs: &'a [i32],
+    sees: [u16; MAX_UNKNOWN],
+    coefs: [i32; MAX_UNKNOWN],
+    len: usize,
     /// Bounds of the suffix sums, for pruning.
     suffix: [(i32, i32); MAX_UNKNOWN + 1],
     values: [u8; MAX_UNKNOWN],
     nodes: usize,
 }
 
-impl Search<'_> {
-    /// Bounds of the sums of cells `i..u`, from their candidates.
-    fn bounds(&mut self, u: usize) {
+impl Search {
+    /// Bounds of the sums of cells `i..len`, from their candidates.
+    fn bounds(&mut self) {
+        let u = self.len;
         self.suffix[u] = (0, 0);
         for i in (0..u).rev() {
             let c = self.cands[i];
@@ -442,17 +564,18 @@ impl Search<'_> {
         if self.nodes > MAX_NODES {
             return false;
         }
-        if i == self.coefs.len() {
+        if i == self.len {
             return rest == 0;
         }
         if rest < self.suffix[i].0 || rest > self.suffix[i].1 {
             return false;
         }
         let mut avail = self.cands[i];
-        for j in 0..i {
-            if self.sees[i] & (1 << j) != 0 {
-                avail &= !(1 << (self.values[j] - 1));
-            }
+        let mut seen = self.sees[i] & ((1 << i) - 1);
+        while seen != 0 {
+            let j = seen.trailing_zeros() as usize;
+            seen &= seen - 1;
+            avail &= !(1 << (self.values[j] - 1));
         }
         while avail != 0 {
             let b = avail.trailing_zeros();
@@ -469,26 +592,16 @@ impl Search<'_> {
 
 /// "r1c4 + r1c5 - r2c6 = 9" over all the equation's cells, placed ones included.
 fn equation_text(board: &Board, e: &Equation) -> String {
-    let mut text = String::new();
-    for (i, &(c, k)) in e.terms().iter().enumerate() {
-        match (i, k > 0) {
-            (0, true) => {}
-            (0, false) => text.push('-'),
-            (_, true) => text.push_str(" + "),
-            (_, false) => text.push_str(" - "),
-        }
-        text.push_str(&board.cell_name(c));
-    }
-    format!("{text} = {}", e.total)
+    signed_sum_text(board.geometry(), e.terms(), e.total)
 }
 
-fn region_text(board: &Board, e: &Equation) -> String {
-    let names: Vec<String> = e
-        .houses
+fn region_text(board: &Board, houses: &[House]) -> String {
+    let names: Vec<String> = houses
         .iter()
         .map(|&h| house_name(board.geometry(), h))
         .collect();
     match names.len() {
+        0 => String::new(),
         1 => names[0].clone(),
         _ => format!(
             "{} and {}",
@@ -500,24 +613,16 @@ fn region_text(board: &Board, e: &Equation) -> String {
 
 /// Evaluate the equations that `technique` covers, pushing a step for each that removes something.
 fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
-    for i in 0..ctx.equations.len() {
-        let e = &ctx.equations[i];
-        // The technique of most equations does not depend on the board: skip the others early.
-        let fixed = match (e.houses.len(), e.kind) {
-            (1, Kind::Innies | Kind::Outies) => None,
-            (1, Kind::Split) => Some(Technique::MultiInnieOutie),
-            (1, Kind::Difference) => Some(Technique::InnieOutieDifference),
-            _ => Some(Technique::MultiHouseInnieOutie),
-        };
-        if fixed.is_some_and(|t| t != technique)
-            || (fixed.is_none()
-                && !matches!(
-                    technique,
-                    Technique::SingleInnieOutie | Technique::MultiInnieOutie
-                ))
-        {
-            continue;
-        }
+    let Some(slot) = slot(technique) else {
+        return;
+    };
+    if slot == 3 && !ctx.equations.has_multi() {
+        ctx.add_multi_equations(board.puzzle());
+    }
+    let eqs = Arc::clone(&ctx.equations);
+    for &i in &eqs.by_technique[slot] {
+        let i = i as usize;
+        let e = &eqs.list[i];
         if ctx.unchanged(board, Memo::Equation, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
@@ -525,19 +630,21 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
-        match evaluate(board, e).and_then(|s| step_of(board, e, s, technique)) {
+        match evaluate(board, e).and_then(|s| step_of(board, &eqs, e, s, technique)) {
             Some(step) => out.push(step),
             None => ctx.remember(board, Memo::Equation, i),
         }
     }
 }
 
-fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> Option<Step> {
-    if s.keep.contains(&0) {
+/// The eliminations and placements of an evaluation (`None` when it changes nothing).
+fn conclusions(board: &Board, s: &Solutions, technique: Technique) -> Option<Step> {
+    let keeps = &s.keep[..s.len];
+    if keeps.contains(&0) {
         return None;
     }
     let mut step = Step::new(technique);
-    for (&c, &keep) in s.cells.iter().zip(&s.keep) {
+    for (&c, &keep) in s.cells[..s.len].iter().zip(keeps) {
         let cands = board.candidates(c).bits();
         if keep.count_ones() == 1 && cands != keep {
             step.placements
@@ -550,10 +657,23 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
     if !step.is_progress() {
         return None;
     }
+    step.cells = s.cells[..s.len].to_vec();
+    Some(step)
+}
+
+fn step_of(
+    board: &Board,
+    eqs: &Equations,
+    e: &Equation,
+    s: Solutions,
+    technique: Technique,
+) -> Option<Step> {
+    let mut step = conclusions(board, &s, technique)?;
+    let houses = eqs.houses(e);
     if board.explaining() {
         let n = board.size() as i32;
-        let whole = e.houses.len() as i32 * n * (n + 1) / 2;
-        let region = region_text(board, e);
+        let whole = houses.len() as i32 * n * (n + 1) / 2;
+        let region = region_text(board, houses);
         let equation = equation_text(board, e);
         step.reason = match e.kind {
             Kind::Innies => format!(
@@ -574,9 +694,8 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
             ),
         };
     }
-    step.cells = s.cells;
-    step.cages = e.cages();
-    step.houses = e.houses.to_vec();
+    step.cages = e.cages(&eqs.regions);
+    step.houses = houses.to_vec();
     Some(step)
 }
 
