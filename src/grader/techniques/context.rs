@@ -19,9 +19,10 @@ pub(crate) enum Memo {
     KillerPair,
     KillerTriple,
     HousePartition,
+    Algebra,
 }
 
-const MEMOS: usize = 8;
+const MEMOS: usize = 9;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -80,10 +81,12 @@ impl Context {
             Memo::KillerPair,
             Memo::KillerTriple,
             Memo::HousePartition,
+            Memo::Algebra,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
                 Memo::Equation => equations.list.len(),
+                Memo::Algebra => 0,
                 kind if kind.per_house() => houses.len(),
                 _ => cage_sets.len(),
             };
@@ -96,6 +99,18 @@ impl Context {
             equations: Arc::new(equations),
             memo,
         }
+    }
+
+    /// Derive the sum-algebra equations (once, with those of several houses first).
+    pub(crate) fn add_algebra_equations(&mut self, puzzle: &Puzzle) {
+        self.add_multi_equations(puzzle);
+        if self.equations.has_algebra() {
+            return;
+        }
+        let mut eqs = (*self.equations).clone();
+        eqs.add_algebra(puzzle, &self.cage_sets);
+        self.memo[Memo::Algebra as usize].resize(eqs.algebra.len(), 0);
+        self.equations = Arc::new(eqs);
     }
 
     /// Derive the equations of several houses (once), when a finder first needs them.

@@ -13,7 +13,7 @@ use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::text::{house_name, signed_sum_text};
+use crate::grader::text::{cage_text, house_name, signed_sum_text};
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -27,6 +27,10 @@ const MAX_UNKNOWN: usize = 5;
 const MAX_NODES: usize = 20_000;
 /// At most this many cages poking out of a region are combined (2^this choices).
 const MAX_PARTIAL: usize = 5;
+/// Largest sum-algebra equation kept (cells with a coefficient).
+const MAX_ALGEBRA_TERMS: usize = 8;
+/// At most this many sum-algebra equations per puzzle.
+const MAX_ALGEBRA: usize = 4_000;
 
 /// How an equation came about, for its technique and its words.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,6 +43,8 @@ pub(crate) enum Kind {
     Difference,
     /// The rest of a cage that holds a set of innies or outies.
     Split,
+    /// The sum or difference of two equations (or of an equation and a cage), sum algebra.
+    Algebra,
 }
 
 /// Most cells an equation holds (a split cage's rest: a cage has at most N <= 16 cells).
@@ -106,6 +112,66 @@ pub(crate) struct Equations {
     by_technique: [Vec<u32>; 4],
     /// Are the equations of several houses in `list`?
     multi: bool,
+    /// Sum algebra: sums and differences of two equations (or of an equation and a cage) that
+    /// cancel the cells they share, derived when the finder first runs.
+    pub(crate) algebra: Vec<Equation>,
+    /// The two parents of each `algebra` equation and the sign the second was added with.
+    parents: Vec<(Source, Source, i8)>,
+    /// Is `algebra` derived?
+    algebra_done: bool,
+}
+
+/// What a sum-algebra equation was combined from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// An equation of `Equations::list`.
+    Equation(u32),
+    /// A cage of the puzzle: its cells total its sum.
+    Cage(u32),
+}
+
+/// An equation as sets: its + cells, its - cells, its total.
+#[derive(Copy, Clone, Debug)]
+struct Signed {
+    plus: CellSet,
+    minus: CellSet,
+    total: i32,
+}
+
+impl Signed {
+    /// The key of the equation or of its negation, whichever puts the lowest cell first (an
+    /// equation and its negation say the same).
+    fn key(&self) -> Key {
+        let first = |s: &CellSet| s.iter().next().map_or(usize::MAX, |c| c.as_index());
+        match first(&self.minus) < first(&self.plus) {
+            true => (self.minus, self.plus, -self.total),
+            false => (self.plus, self.minus, self.total),
+        }
+    }
+    fn cells(&self) -> CellSet {
+        self.plus.union(&self.minus)
+    }
+    /// `self + sign * other` when that cancels every cell they share (`None` otherwise).
+    fn combine(&self, other: &Signed, sign: i8) -> Option<Signed> {
+        let shared = self.cells().intersection(&other.cells());
+        let (oplus, ominus) = match sign > 0 {
+            true => (other.plus, other.minus),
+            false => (other.minus, other.plus),
+        };
+        // Shared cells must carry opposite coefficients to cancel.
+        let cancel = self
+            .plus
+            .intersection(&ominus)
+            .union(&self.minus.intersection(&oplus));
+        if cancel != shared {
+            return None;
+        }
+        Some(Signed {
+            plus: self.plus.union(&oplus).difference(&shared),
+            minus: self.minus.union(&ominus).difference(&shared),
+            total: self.total + sign as i32 * other.total,
+        })
+    }
 }
 
 /// The list a technique walks.
@@ -128,6 +194,9 @@ impl Equations {
             regions,
             by_technique: Default::default(),
             multi: puzzle.cages().is_empty(),
+            algebra: Vec::new(),
+            parents: Vec::new(),
+            algebra_done: false,
         };
         eqs.index();
         eqs
@@ -157,6 +226,125 @@ impl Equations {
     /// Are the equations of several houses derived?
     pub(crate) fn has_multi(&self) -> bool {
         self.multi
+    }
+
+    /// Is sum algebra derived?
+    pub(crate) fn has_algebra(&self) -> bool {
+        self.algebra_done
+    }
+
+    /// Derive the sum-algebra equations (once; after `add_multi`): every pair of an equation
+    /// and another equation or a cage that share cells, added or subtracted so that the shared
+    /// cells cancel, when the result is small and new (not a cage, a derived equation or an
+    /// earlier combination). The sum of two true equations is true, so they are sound.
+    pub(crate) fn add_algebra(&mut self, puzzle: &Puzzle, cage_sets: &[CellSet]) {
+        if self.algebra_done {
+            return;
+        }
+        self.algebra_done = true;
+        let as_signed = |e: &Equation| {
+            let (mut plus, mut minus) = (CellSet::EMPTY, CellSet::EMPTY);
+            for &(c, k) in e.terms() {
+                match k > 0 {
+                    true => plus.insert(c),
+                    false => minus.insert(c),
+                }
+            }
+            Signed {
+                plus,
+                minus,
+                total: e.total,
+            }
+        };
+        let mut sources: Vec<(Signed, Source)> = self
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (as_signed(e), Source::Equation(i as u32)))
+            .collect();
+        sources.extend(
+            cage_sets
+                .iter()
+                .zip(puzzle.cages())
+                .enumerate()
+                .map(|(k, (set, cage))| {
+                    let eq = Signed {
+                        plus: *set,
+                        minus: CellSet::EMPTY,
+                        total: cage.sum as i32,
+                    };
+                    (eq, Source::Cage(k as u32))
+                }),
+        );
+        let mut seen: HashSet<Key, BuildHasherDefault<Fx>> =
+            sources.iter().map(|(e, _)| e.key()).collect();
+        let mut at: Vec<Vec<u32>> = vec![Vec::new(); puzzle.geometry().cell_count()];
+        for (i, (e, _)) in sources.iter().enumerate() {
+            for c in e.cells().iter() {
+                at[c.as_index()].push(i as u32);
+            }
+        }
+        let mut found: Vec<(Signed, Source, Source, i8)> = Vec::new();
+        'cells: for (cell, here) in at.iter().enumerate() {
+            for (x, &a) in here.iter().enumerate() {
+                for &b in &here[x + 1..] {
+                    let (ea, sa) = &sources[a as usize];
+                    let (eb, sb) = &sources[b as usize];
+                    let shared = ea.cells().intersection(&eb.cells());
+                    // Each pair once: at the first cell the two share.
+                    if shared.iter().next().map(|c| c.as_index()) != Some(cell) {
+                        continue;
+                    }
+                    let sign = match ea.plus.contains(Cell::new(cell as u8))
+                        == eb.plus.contains(Cell::new(cell as u8))
+                    {
+                        true => -1,
+                        false => 1,
+                    };
+                    let Some(r) = ea.combine(eb, sign) else {
+                        continue;
+                    };
+                    let len = r.plus.len() + r.minus.len();
+                    if len == 0 || len > MAX_ALGEBRA_TERMS || !seen.insert(r.key()) {
+                        continue;
+                    }
+                    found.push((r, *sa, *sb, sign));
+                    if found.len() == MAX_ALGEBRA {
+                        break 'cells;
+                    }
+                }
+            }
+        }
+        // Fewest cells first (the order is the search order, so the easiest step is found
+        // first); ties keep the derivation order.
+        found.sort_by_key(|(r, ..)| r.plus.len() + r.minus.len());
+        for (mut r, a, b, sign) in found {
+            // Written with more + cells than - cells ("a + b - c = 5", not "c - a - b = -5").
+            if r.minus.len() > r.plus.len() {
+                r = Signed {
+                    plus: r.minus,
+                    minus: r.plus,
+                    total: -r.total,
+                };
+            }
+            let mut terms: Vec<(Cell, i8)> = r.plus.iter().map(|c| (c, 1)).collect();
+            terms.extend(r.minus.iter().map(|c| (c, -1)));
+            terms.sort();
+            let Some((inline, len)) = inline_terms(&terms) else {
+                continue;
+            };
+            self.algebra.push(Equation {
+                terms: inline,
+                len,
+                houses: 0,
+                total: r.total,
+                kind: Kind::Algebra,
+                region: u32::MAX,
+                chosen: 0,
+                split: usize::MAX,
+            });
+            self.parents.push((a, b, sign));
+        }
     }
 
     fn index(&mut self) {
@@ -435,6 +623,7 @@ pub(crate) fn derive_equations(
 /// Which technique an equation with `unknown` empty cells is, in the ladder's terms.
 pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
     match (e.houses, e.kind) {
+        (_, Kind::Algebra) => Technique::SumAlgebra,
         (1, Kind::Innies | Kind::Outies) if unknown == 1 => Technique::SingleInnieOutie,
         (1, Kind::Innies | Kind::Outies | Kind::Split) => Technique::MultiInnieOutie,
         (1, Kind::Difference) => Technique::InnieOutieDifference,
@@ -692,6 +881,7 @@ fn step_of(
             Kind::Split => format!(
                 "splitting a cage at the innies/outies of {region} leaves its rest {equation}"
             ),
+            Kind::Algebra => String::new(),
         };
     }
     step.cages = e.cages(&eqs.regions);
@@ -711,6 +901,96 @@ pub fn multi_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
 pub fn innie_outie_difference(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     find(ctx, board, Technique::InnieOutieDifference, out)
 }
+/// Words for a sum-algebra parent: "the innies of row 1: r1c8 + r1c9 = 10".
+fn source_text(board: &Board, eqs: &Equations, source: Source) -> String {
+    match source {
+        Source::Cage(k) => {
+            let cage = &board.cages()[k as usize];
+            let mut terms: Vec<(Cell, i8)> = cage.cells.iter().map(|&c| (c, 1)).collect();
+            terms.sort();
+            format!(
+                "cage {}: {}",
+                cage_text(board.geometry(), cage.sum, &cage.cells),
+                signed_sum_text(board.geometry(), &terms, cage.sum as i32)
+            )
+        }
+        Source::Equation(i) => {
+            let e = &eqs.list[i as usize];
+            let region = region_text(board, eqs.houses(e));
+            let what = match e.kind {
+                Kind::Innies => format!("the innies of {region}"),
+                Kind::Outies => format!("the outies of {region}"),
+                Kind::Difference => format!("outies minus innies of {region}"),
+                Kind::Split | Kind::Algebra => format!("a cage split at {region}"),
+            };
+            format!("{what}: {}", equation_text(board, e))
+        }
+    }
+}
+
+/// Cages and houses a sum-algebra parent rests on.
+fn source_places(eqs: &Equations, source: Source, step: &mut Step) {
+    let (cages, houses) = match source {
+        Source::Cage(k) => (vec![k as usize], Vec::new()),
+        Source::Equation(i) => {
+            let e = &eqs.list[i as usize];
+            (e.cages(&eqs.regions), eqs.houses(e).to_vec())
+        }
+    };
+    for k in cages {
+        if !step.cages.contains(&k) {
+            step.cages.push(k);
+        }
+    }
+    for h in houses {
+        if !step.houses.contains(&h) {
+            step.houses.push(h);
+        }
+    }
+}
+
+/// Sum algebra: two equations of the layout (rule-of-45 innies/outies, splits, cages) added or
+/// subtracted so that the cells they share cancel give an equation over the other cells, which
+/// the candidates may satisfy in fewer ways than either alone ("the innies of row 1 minus the
+/// cage 14(3): r1c7 - r2c9 = 1").
+pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    if !ctx.equations.has_algebra() {
+        ctx.add_algebra_equations(board.puzzle());
+    }
+    let eqs = Arc::clone(&ctx.equations);
+    for (i, e) in eqs.algebra.iter().enumerate() {
+        let unknown = e.terms().iter().filter(|t| board.is_empty(t.0)).count();
+        if unknown == 0 || unknown > MAX_UNKNOWN {
+            continue;
+        }
+        if ctx.unchanged(board, Memo::Algebra, i, e.terms().iter().map(|t| t.0)) {
+            continue;
+        }
+        let Some(mut step) =
+            evaluate(board, e).and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
+        else {
+            ctx.remember(board, Memo::Algebra, i);
+            continue;
+        };
+        let (a, b, sign) = eqs.parents[i];
+        if board.explaining() {
+            step.reason = format!(
+                "{}; {}; {} them: {}",
+                source_text(board, &eqs, a),
+                source_text(board, &eqs, b),
+                match sign > 0 {
+                    true => "adding",
+                    false => "subtracting",
+                },
+                equation_text(board, e)
+            );
+        }
+        source_places(&eqs, a, &mut step);
+        source_places(&eqs, b, &mut step);
+        out.push(step);
+    }
+}
+
 /// Innies/outies over 2 to 4 houses.
 pub fn multi_house_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     find(ctx, board, Technique::MultiHouseInnieOutie, out)
