@@ -36,8 +36,8 @@ use std::cell::RefCell;
 /// Work done by one search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolveStats {
-    /// Search nodes visited: the root plus one per branch tried, and in the killer kernel one
-    /// per refuted branch too (its digit removed and the removal propagated).
+    /// Search nodes visited: the root plus one per branch tried, and in the killer kernel's hard
+    /// searches one per refuted branch too (its digit removed and the removal propagated).
     pub nodes: u64,
     /// Branching decisions taken (each digit tried in a cell that had more than one candidate).
     pub guesses: u64,

@@ -141,7 +141,9 @@ impl<'a> Search<'a> {
         for i in 0..cages.cages.len() {
             search.mark(i);
         }
-        search.seed_conflicts();
+        if linear_set.is_some() {
+            search.seed_conflicts();
+        }
         for i in 0..cages.virtuals.len() {
             search.vdirty |= 1 << i;
         }
@@ -486,10 +488,14 @@ impl<'a> Search<'a> {
 
     /// Branch on a most constrained open cell; true once `limit` solutions are found.
     ///
-    /// Two-way branching: the chosen digit is tried in the chosen cell, then removed from it and
-    /// the removal propagated (a refutation), and the next branch is chosen afresh on what is
-    /// left. Each trial and each refutation counts as a node (one propagation from a decision).
+    /// In a hard search (linear sums on), two-way branching: the chosen digit is tried in the
+    /// chosen cell, then removed from it and the removal propagated (a refutation), and the next
+    /// branch is chosen afresh on what is left. Each trial and each refutation counts as a node
+    /// (one propagation from a decision). The cheap first search uses `branch_light`.
     fn branch(&mut self, st: &State) -> bool {
+        if self.linear_set.is_none() {
+            return self.branch_light(st);
+        }
         let mut cur = *st;
         loop {
             let Some((cell, b)) = self.choose(&cur) else {
@@ -515,6 +521,64 @@ impl<'a> Search<'a> {
                 return false;
             }
         }
+    }
+
+    /// The branching of the cheap first search (before the linear sums): every candidate of one
+    /// cell in turn (or both places of a digit in a house), the conflict counts halved every
+    /// `DECAY_INTERVAL` branches. Kept as it was so that the short searches of the published
+    /// killers and of the generator's uniqueness checks find what they found before (the
+    /// generator's output depends on which second solutions they find).
+    fn branch_light(&mut self, st: &State) -> bool {
+        let Some((options, count)) = self.choose_options(st) else {
+            return self.record(st);
+        };
+        for &(cell, b) in &options[..count] {
+            let cell = cell as usize;
+            if !self.quota.spend_node() {
+                return true;
+            }
+            self.since_decay += 1;
+            if self.since_decay == DECAY_INTERVAL {
+                self.since_decay = 0;
+                for x in &mut self.conflicts[..self.layout.cells] {
+                    *x >>= 1;
+                }
+            }
+            let mut child = *st;
+            let ok = self.set(&mut child, cell, b).is_ok() && self.propagate(&mut child).is_ok();
+            if ok {
+                if self.branch_light(&child) {
+                    return true;
+                }
+            } else {
+                self.conflicts[cell] += 1;
+                self.clear_pending();
+            }
+        }
+        false
+    }
+
+    /// The options of `branch_light`: each candidate of the chosen cell, or the two places of a
+    /// digit (see `choose`).
+    fn choose_options(&self, st: &State) -> Option<([(u8, u16); 16], usize)> {
+        let best = self.choose_cell(st)?;
+        let x = st.cand[best];
+        let mut options = [(0u8, 0u16); 16];
+        let count = x.count_ones() as usize;
+        if count > 2 && self.conflicts[best] > 0 {
+            if let Some((a, b, d)) = self.choose_pair(st, self.conflicts[best], count as u32) {
+                options[0] = (a as u8, d);
+                options[1] = (b as u8, d);
+                return Some((options, 2));
+            }
+        }
+        let mut rest = x;
+        for option in &mut options[..count] {
+            let b = rest & rest.wrapping_neg();
+            rest ^= b;
+            *option = (best as u8, b);
+        }
+        Some((options, count))
     }
 
     /// Note a trial in `cell` that failed at once, and forget the work its propagation left.
