@@ -18,12 +18,10 @@ const ATTEMPTS: usize = 32;
 
 /// Grids of these sides grow each cage into the neighbour that leaves its sum the fewest digit
 /// combinations (then the most hemmed-in): on big grids, book-sized cages with middling sums leave
-/// so many combinations that uniqueness checks and grading search long (12x12: 61 -> 7.6 ms of
-/// CPU a puzzle). Not 16x16 yet: there such layouts cut the checks from 180k to 12k nodes a
-/// puzzle, but the grader's house partition (`sets::matches`, an exponential backtracking
-/// matching) then takes 36 s a puzzle instead of 7; with that matching done by augmenting paths,
-/// 16 belongs here (grading 2 s, generation 0.4 s a puzzle).
-pub const FEW_COMBINATIONS_SIZES: std::ops::RangeInclusive<usize> = 12..=15;
+/// so many combinations that uniqueness checks and grading search long (12x12: 71 -> 4.9 ms of
+/// CPU a puzzle; 16x16: uniqueness checks 180k -> 12k search nodes a puzzle, and no node-budget
+/// triggers). 16x16 needs the grader's house partition to match by augmenting paths (it does).
+pub const FEW_COMBINATIONS_SIZES: std::ops::RangeInclusive<usize> = 12..=16;
 
 /// A book-style layout over `solution`, or `None` if no draw met the rules in `ATTEMPTS` tries.
 pub fn build_book<R: Rng>(
