@@ -24,6 +24,7 @@ pub use grade::{grade, is_sound, solve_logically, Grade, Level, Path, Verdict};
 /// level or score (a technique, a weight, the score formula, a level band). Files opened for
 /// writing grade their rows of another version again, so one level means one thing in a file.
 /// 1: the ladder's tiers (issue 6's first cut); 2: calibrated score and score bands.
-pub const GRADER_VERSION: i64 = 2;
+/// 3: sum algebra (an expert rung before the chains).
+pub const GRADER_VERSION: i64 = 3;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique, Tier, UnknownLevel};

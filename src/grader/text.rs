@@ -42,6 +42,21 @@ pub fn cage_text(geometry: &Geometry, sum: u16, cells: &[Cell]) -> String {
     }
 }
 
+/// "r1c4 + r1c5 - r2c6 = 9": a signed sum of cells (coefficients +1 and -1) and its total.
+pub fn signed_sum_text(geometry: &Geometry, terms: &[(Cell, i8)], total: i32) -> String {
+    let mut text = String::new();
+    for (i, &(c, k)) in terms.iter().enumerate() {
+        match (i, k > 0) {
+            (0, true) => {}
+            (0, false) => text.push('-'),
+            (_, true) => text.push_str(" + "),
+            (_, false) => text.push_str(" - "),
+        }
+        text.push_str(&cell_name(geometry, c));
+    }
+    format!("{text} = {total}")
+}
+
 /// What a step concludes: "r1c1 = 5; r1c2, r1c3 ≠ 7,8" (placements, then removals grouped by
 /// the digits removed, cells in order of first appearance).
 pub fn conclusions_text(geometry: &Geometry, step: &Step) -> String {

@@ -1,7 +1,7 @@
 //! Per-puzzle tables the killer finders share (peer sets, cage cell sets, derived sum equations)
 //! and the memory that lets a finder skip a cage or equation whose cells have not changed.
 
-use super::sums::{derive_equations, Equation};
+use super::sums::Equations;
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
@@ -19,9 +19,10 @@ pub(crate) enum Memo {
     KillerPair,
     KillerTriple,
     HousePartition,
+    Algebra,
 }
 
-const MEMOS: usize = 8;
+const MEMOS: usize = 9;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -40,8 +41,10 @@ pub struct Context {
     pub(crate) peers: Arc<Vec<CellSet>>,
     /// Cells of every cage.
     pub(crate) cage_sets: Arc<Vec<CellSet>>,
-    /// Rule-of-45 equations derived from the cage layout.
-    pub(crate) equations: Arc<Vec<Equation>>,
+    /// Cells of every house.
+    houses: Arc<Vec<CellSet>>,
+    /// Rule-of-45 equations derived from the cage layout (those of several houses on demand).
+    pub(crate) equations: Arc<Equations>,
     /// Per memo kind and item: the board clock when the finder last found nothing there.
     memo: [Vec<u32>; MEMOS],
 }
@@ -68,7 +71,7 @@ impl Context {
             .iter()
             .map(|k| k.cells.iter().copied().collect())
             .collect();
-        let equations = derive_equations(puzzle, &houses, &cage_sets);
+        let equations = Equations::new(puzzle, &houses, &cage_sets);
         const KINDS: [Memo; MEMOS] = [
             Memo::UniqueCombination,
             Memo::CageBounds,
@@ -78,10 +81,12 @@ impl Context {
             Memo::KillerPair,
             Memo::KillerTriple,
             Memo::HousePartition,
+            Memo::Algebra,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
-                Memo::Equation => equations.len(),
+                Memo::Equation => equations.list.len(),
+                Memo::Algebra => 0,
                 kind if kind.per_house() => houses.len(),
                 _ => cage_sets.len(),
             };
@@ -90,9 +95,33 @@ impl Context {
         Context {
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
+            houses: Arc::new(houses),
             equations: Arc::new(equations),
             memo,
         }
+    }
+
+    /// Derive the sum-algebra equations (once, with those of several houses first).
+    pub(crate) fn add_algebra_equations(&mut self, puzzle: &Puzzle) {
+        self.add_multi_equations(puzzle);
+        if self.equations.has_algebra() {
+            return;
+        }
+        let mut eqs = (*self.equations).clone();
+        eqs.add_algebra(puzzle, &self.cage_sets);
+        self.memo[Memo::Algebra as usize].resize(eqs.algebra.len(), 0);
+        self.equations = Arc::new(eqs);
+    }
+
+    /// Derive the equations of several houses (once), when a finder first needs them.
+    pub(crate) fn add_multi_equations(&mut self, puzzle: &Puzzle) {
+        if self.equations.has_multi() {
+            return;
+        }
+        let mut eqs = (*self.equations).clone();
+        eqs.add_multi(puzzle, &self.houses, &self.cage_sets);
+        self.memo[Memo::Equation as usize].resize(eqs.list.len(), 0);
+        self.equations = Arc::new(eqs);
     }
 
     /// Has nothing in `cells` changed since the finder last found nothing for this item?

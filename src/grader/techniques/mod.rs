@@ -188,6 +188,7 @@ pub static LADDER: &[Rung] = &[
     rung(T::NakedQuad, Hard, 50.0, one(plain::find_naked_quad)),
     rung(T::HiddenQuad, Hard, 60.0, one(plain::find_hidden_quad)),
     rung(T::Jellyfish, Hard, 80.0, one(plain::find_jellyfish)),
+    cage_rung(T::SumAlgebra, Expert, 90.0, sums::sum_algebra),
     rung(T::XChain, Expert, 100.0, one(plain::find_x_chain)),
     rung(T::XyChain, Expert, 100.0, one(plain::find_xy_chain)),
     rung(T::Aic, Expert, 130.0, one(plain::find_aic)),

@@ -13,7 +13,7 @@ use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::text::house_name;
+use crate::grader::text::{cage_text, house_name, signed_sum_text};
 use crate::puzzle::Puzzle;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -27,6 +27,10 @@ const MAX_UNKNOWN: usize = 5;
 const MAX_NODES: usize = 20_000;
 /// At most this many cages poking out of a region are combined (2^this choices).
 const MAX_PARTIAL: usize = 5;
+/// Largest sum-algebra equation kept (cells with a coefficient).
+const MAX_ALGEBRA_TERMS: usize = 8;
+/// At most this many sum-algebra equations per puzzle.
+const MAX_ALGEBRA: usize = 4_000;
 
 /// How an equation came about, for its technique and its words.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,26 +43,36 @@ pub(crate) enum Kind {
     Difference,
     /// The rest of a cage that holds a set of innies or outies.
     Split,
+    /// The sum or difference of two equations (or of an equation and a cage), sum algebra.
+    Algebra,
 }
 
 /// Most cells an equation holds (a split cage's rest: a cage has at most N <= 16 cells).
 const TERM_ROOM: usize = 16;
 
+/// A region of whole houses with the cages inside it and those poking out of it (shared by the
+/// region's equations).
+#[derive(Clone, Debug)]
+pub(crate) struct Region {
+    pub(crate) houses: Vec<House>,
+    inside: Vec<usize>,
+    partial: Vec<usize>,
+}
+
 /// `sum(coef * cell) = total` over a few cells. Kept without heap parts of its own (a puzzle
-/// derives hundreds): terms inline, the region's houses and cages shared.
+/// derives hundreds): terms inline, the region's houses and cages in `Equations::regions`.
 #[derive(Clone, Debug)]
 pub(crate) struct Equation {
     /// Cells with coefficient +1 or -1, ascending by cell (the first `len`).
     terms: [(Cell, i8); TERM_ROOM],
     len: u8,
+    /// Houses in the region.
+    houses: u8,
     pub(crate) total: i32,
     pub(crate) kind: Kind,
-    /// The houses of the region (shared by the region's equations).
-    pub(crate) houses: Arc<[House]>,
-    /// The cages inside the region, and those poking out of it (shared by the region's
-    /// equations); `chosen` says which of the latter are used.
-    inside: Arc<[usize]>,
-    partial: Arc<[usize]>,
+    /// The region (index into `Equations::regions`); `chosen` says which of its partial cages
+    /// are used.
+    region: u32,
     chosen: u64,
     /// The cage split by a `Split` equation (`usize::MAX` otherwise).
     split: usize,
@@ -70,10 +84,11 @@ impl Equation {
         &self.terms[..self.len as usize]
     }
     /// Cages used.
-    pub(crate) fn cages(&self) -> Vec<usize> {
-        let mut cages = self.inside.to_vec();
+    fn cages(&self, regions: &[Region]) -> Vec<usize> {
+        let r = &regions[self.region as usize];
+        let mut cages = r.inside.clone();
         cages.extend(
-            self.partial
+            r.partial
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| self.chosen & (1 << i) != 0)
@@ -83,6 +98,275 @@ impl Equation {
             cages.push(self.split);
         }
         cages
+    }
+}
+
+/// The rule-of-45 equations of a layout, with the lists each technique walks. Those of one house
+/// are derived with the context; those of several houses only when a finder first needs them
+/// (most puzzles are solved before).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Equations {
+    pub(crate) list: Vec<Equation>,
+    regions: Vec<Region>,
+    /// Indices into `list` per technique, in `list` order (see `slot`).
+    by_technique: [Vec<u32>; 4],
+    /// Are the equations of several houses in `list`?
+    multi: bool,
+    /// Sum algebra: sums and differences of two equations (or of an equation and a cage) that
+    /// cancel the cells they share, derived when the finder first runs.
+    pub(crate) algebra: Vec<Equation>,
+    /// The two parents of each `algebra` equation and the sign the second was added with.
+    parents: Vec<(Source, Source, i8)>,
+    /// Is `algebra` derived?
+    algebra_done: bool,
+}
+
+/// What a sum-algebra equation was combined from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// An equation of `Equations::list`.
+    Equation(u32),
+    /// A cage of the puzzle: its cells total its sum.
+    Cage(u32),
+}
+
+/// An equation as sets: its + cells, its - cells, its total.
+#[derive(Copy, Clone, Debug)]
+struct Signed {
+    plus: CellSet,
+    minus: CellSet,
+    total: i32,
+}
+
+impl Signed {
+    /// The key of the equation or of its negation, whichever puts the lowest cell first (an
+    /// equation and its negation say the same).
+    fn key(&self) -> Key {
+        let first = |s: &CellSet| s.iter().next().map_or(usize::MAX, |c| c.as_index());
+        match first(&self.minus) < first(&self.plus) {
+            true => (self.minus, self.plus, -self.total),
+            false => (self.plus, self.minus, self.total),
+        }
+    }
+    fn cells(&self) -> CellSet {
+        self.plus.union(&self.minus)
+    }
+    /// `self + sign * other` when that cancels every cell they share (`None` otherwise).
+    fn combine(&self, other: &Signed, sign: i8) -> Option<Signed> {
+        let shared = self.cells().intersection(&other.cells());
+        let (oplus, ominus) = match sign > 0 {
+            true => (other.plus, other.minus),
+            false => (other.minus, other.plus),
+        };
+        // Shared cells must carry opposite coefficients to cancel.
+        let cancel = self
+            .plus
+            .intersection(&ominus)
+            .union(&self.minus.intersection(&oplus));
+        if cancel != shared {
+            return None;
+        }
+        Some(Signed {
+            plus: self.plus.union(&oplus).difference(&shared),
+            minus: self.minus.union(&ominus).difference(&shared),
+            total: self.total + sign as i32 * other.total,
+        })
+    }
+}
+
+/// The list a technique walks.
+fn slot(technique: Technique) -> Option<usize> {
+    match technique {
+        Technique::SingleInnieOutie => Some(0),
+        Technique::MultiInnieOutie => Some(1),
+        Technique::InnieOutieDifference => Some(2),
+        Technique::MultiHouseInnieOutie => Some(3),
+        _ => None,
+    }
+}
+
+impl Equations {
+    /// The equations of one house.
+    pub(crate) fn new(puzzle: &Puzzle, house_sets: &[CellSet], cage_sets: &[CellSet]) -> Self {
+        let (list, regions) = derive_equations(puzzle, house_sets, cage_sets, false);
+        let mut eqs = Equations {
+            list,
+            regions,
+            by_technique: Default::default(),
+            multi: puzzle.cages().is_empty(),
+            algebra: Vec::new(),
+            parents: Vec::new(),
+            algebra_done: false,
+        };
+        eqs.index();
+        eqs
+    }
+
+    /// Add the equations of several houses (once).
+    pub(crate) fn add_multi(
+        &mut self,
+        puzzle: &Puzzle,
+        house_sets: &[CellSet],
+        cage_sets: &[CellSet],
+    ) {
+        if self.multi {
+            return;
+        }
+        self.multi = true;
+        let (list, regions) = derive_equations(puzzle, house_sets, cage_sets, true);
+        let offset = self.regions.len() as u32;
+        self.regions.extend(regions);
+        self.list.extend(list.into_iter().map(|mut e| {
+            e.region += offset;
+            e
+        }));
+        self.index();
+    }
+
+    /// Are the equations of several houses derived?
+    pub(crate) fn has_multi(&self) -> bool {
+        self.multi
+    }
+
+    /// Is sum algebra derived?
+    pub(crate) fn has_algebra(&self) -> bool {
+        self.algebra_done
+    }
+
+    /// Derive the sum-algebra equations (once; after `add_multi`): every pair of an equation
+    /// and another equation or a cage that share cells, added or subtracted so that the shared
+    /// cells cancel, when the result is small and new (not a cage, a derived equation or an
+    /// earlier combination). The sum of two true equations is true, so they are sound.
+    pub(crate) fn add_algebra(&mut self, puzzle: &Puzzle, cage_sets: &[CellSet]) {
+        if self.algebra_done {
+            return;
+        }
+        self.algebra_done = true;
+        let as_signed = |e: &Equation| {
+            let (mut plus, mut minus) = (CellSet::EMPTY, CellSet::EMPTY);
+            for &(c, k) in e.terms() {
+                match k > 0 {
+                    true => plus.insert(c),
+                    false => minus.insert(c),
+                }
+            }
+            Signed {
+                plus,
+                minus,
+                total: e.total,
+            }
+        };
+        let mut sources: Vec<(Signed, Source)> = self
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (as_signed(e), Source::Equation(i as u32)))
+            .collect();
+        sources.extend(
+            cage_sets
+                .iter()
+                .zip(puzzle.cages())
+                .enumerate()
+                .map(|(k, (set, cage))| {
+                    let eq = Signed {
+                        plus: *set,
+                        minus: CellSet::EMPTY,
+                        total: cage.sum as i32,
+                    };
+                    (eq, Source::Cage(k as u32))
+                }),
+        );
+        let mut seen: HashSet<Key, BuildHasherDefault<Fx>> =
+            sources.iter().map(|(e, _)| e.key()).collect();
+        let mut at: Vec<Vec<u32>> = vec![Vec::new(); puzzle.geometry().cell_count()];
+        for (i, (e, _)) in sources.iter().enumerate() {
+            for c in e.cells().iter() {
+                at[c.as_index()].push(i as u32);
+            }
+        }
+        let mut found: Vec<(Signed, Source, Source, i8)> = Vec::new();
+        'cells: for (cell, here) in at.iter().enumerate() {
+            for (x, &a) in here.iter().enumerate() {
+                for &b in &here[x + 1..] {
+                    let (ea, sa) = &sources[a as usize];
+                    let (eb, sb) = &sources[b as usize];
+                    let shared = ea.cells().intersection(&eb.cells());
+                    // Each pair once: at the first cell the two share.
+                    if shared.iter().next().map(|c| c.as_index()) != Some(cell) {
+                        continue;
+                    }
+                    let sign = match ea.plus.contains(Cell::new(cell as u8))
+                        == eb.plus.contains(Cell::new(cell as u8))
+                    {
+                        true => -1,
+                        false => 1,
+                    };
+                    let Some(r) = ea.combine(eb, sign) else {
+                        continue;
+                    };
+                    let len = r.plus.len() + r.minus.len();
+                    if len == 0 || len > MAX_ALGEBRA_TERMS || !seen.insert(r.key()) {
+                        continue;
+                    }
+                    found.push((r, *sa, *sb, sign));
+                    if found.len() == MAX_ALGEBRA {
+                        break 'cells;
+                    }
+                }
+            }
+        }
+        // Fewest cells first (the order is the search order, so the easiest step is found
+        // first); ties keep the derivation order.
+        found.sort_by_key(|(r, ..)| r.plus.len() + r.minus.len());
+        for (mut r, a, b, sign) in found {
+            // Written with more + cells than - cells ("a + b - c = 5", not "c - a - b = -5").
+            if r.minus.len() > r.plus.len() {
+                r = Signed {
+                    plus: r.minus,
+                    minus: r.plus,
+                    total: -r.total,
+                };
+            }
+            let mut terms: Vec<(Cell, i8)> = r.plus.iter().map(|c| (c, 1)).collect();
+            terms.extend(r.minus.iter().map(|c| (c, -1)));
+            terms.sort();
+            let Some((inline, len)) = inline_terms(&terms) else {
+                continue;
+            };
+            self.algebra.push(Equation {
+                terms: inline,
+                len,
+                houses: 0,
+                total: r.total,
+                kind: Kind::Algebra,
+                region: u32::MAX,
+                chosen: 0,
+                split: usize::MAX,
+            });
+            self.parents.push((a, b, sign));
+        }
+    }
+
+    fn index(&mut self) {
+        for list in &mut self.by_technique {
+            list.clear();
+        }
+        for (i, e) in self.list.iter().enumerate() {
+            let slots: &[usize] = match (e.houses, e.kind) {
+                (1, Kind::Innies | Kind::Outies) => &[0, 1],
+                (1, Kind::Split) => &[1],
+                (1, Kind::Difference) => &[2],
+                _ => &[3],
+            };
+            for &k in slots {
+                self.by_technique[k].push(i as u32);
+            }
+        }
+    }
+
+    /// The houses of an equation's region.
+    pub(crate) fn houses(&self, e: &Equation) -> &[House] {
+        &self.regions[e.region as usize].houses
     }
 }
 
@@ -167,14 +451,17 @@ fn regions(puzzle: &Puzzle, house_sets: &[CellSet]) -> Vec<(CellSet, Vec<House>)
     out
 }
 
-/// Every rule-of-45 equation of the puzzle's layout, fewest houses and cells first, no repeats.
+/// The rule-of-45 equations of the puzzle's layout, fewest houses and cells first, no repeats:
+/// those of single houses (`multi` false), or those of several houses (`multi` true; the single
+/// houses are derived again only to drop the repeats of their equations), with their regions.
 pub(crate) fn derive_equations(
     puzzle: &Puzzle,
     house_sets: &[CellSet],
     cage_sets: &[CellSet],
-) -> Vec<Equation> {
+    multi: bool,
+) -> (Vec<Equation>, Vec<Region>) {
     if puzzle.cages().is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let n = puzzle.size() as i32;
     let house_total = n * (n + 1) / 2;
@@ -185,9 +472,13 @@ pub(crate) fn derive_equations(
         .collect();
     seen.reserve(1024);
     let mut out = Vec::with_capacity(512);
+    let mut region_list = Vec::new();
     let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
-    for (region, houses) in regions(puzzle, house_sets) {
-        let houses: Arc<[House]> = houses.into();
+    let mut all_regions = regions(puzzle, house_sets);
+    if !multi {
+        all_regions.retain(|r| r.1.len() == 1);
+    }
+    for (region, houses) in all_regions {
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -198,8 +489,6 @@ pub(crate) fn derive_equations(
                 }
             }
         }
-        let inside_shared: Arc<[usize]> = inside.as_slice().into();
-        let partial_shared: Arc<[usize]> = partial.as_slice().into();
         let base_cells = inside
             .iter()
             .fold(CellSet::EMPTY, |a, &k| a.union(&cage_sets[k]));
@@ -220,6 +509,9 @@ pub(crate) fn derive_equations(
             let out = cage_sets[k].difference(&region).len() as i32;
             *d = out - (cage_sets[k].len() as i32 - out);
         }
+        let region_total = house_total * houses.len() as i32;
+        let index = region_list.len() as u32;
+        let nhouses = houses.len() as u8;
         // Every subset of the partial cages when there are few, else none or all of them.
         for choice in (0..=last).step_by(step as usize) {
             let mut count = base_innies;
@@ -233,15 +525,15 @@ pub(crate) fn derive_equations(
             }
             let mut cells = base_cells;
             let mut sum = base_sum;
-            for (i, &k) in partial.iter().enumerate() {
-                if choice & (1 << i) != 0 {
-                    cells = cells.union(&cage_sets[k]);
-                    sum += puzzle.cages()[k].sum as i32;
-                }
+            let mut bits = choice;
+            while bits != 0 {
+                let k = partial[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                cells = cells.union(&cage_sets[k]);
+                sum += puzzle.cages()[k].sum as i32;
             }
             let innies = region.difference(&cells);
             let outies = cells.difference(&region);
-            let region_total = house_total * houses.len() as i32;
             // The equation's identity first: repeats are dropped before anything is built.
             let key = match (innies.is_empty(), outies.is_empty()) {
                 (_, true) => (innies, CellSet::EMPTY, region_total - sum),
@@ -270,15 +562,19 @@ pub(crate) fn derive_equations(
             out.push(Equation {
                 terms: inline,
                 len,
+                houses: nhouses,
                 total,
                 kind,
-                houses: Arc::clone(&houses),
-                inside: Arc::clone(&inside_shared),
-                partial: Arc::clone(&partial_shared),
+                region: index,
                 chosen: choice,
                 split: usize::MAX,
             });
         }
+        region_list.push(Region {
+            houses,
+            inside,
+            partial,
+        });
     }
     // Cage splitting: a cage holding all the cells of a positive equation splits in two.
     let mut cage_of = vec![usize::MAX; puzzle.geometry().cell_count()];
@@ -311,22 +607,23 @@ pub(crate) fn derive_equations(
                 len,
                 total,
                 kind: Kind::Split,
-                houses: Arc::clone(&e.houses),
-                inside: Arc::clone(&e.inside),
-                partial: Arc::clone(&e.partial),
-                chosen: e.chosen,
                 split: k,
+                ..*e
             });
         }
     }
     out.extend(splits);
-    out.sort_by_key(|e| (e.houses.len(), e.terms().len()));
-    out
+    if multi {
+        out.retain(|e| e.houses > 1);
+    }
+    out.sort_by_key(|e| (e.houses, e.terms().len()));
+    (out, region_list)
 }
 
 /// Which technique an equation with `unknown` empty cells is, in the ladder's terms.
 pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
-    match (e.houses.len(), e.kind) {
+    match (e.houses, e.kind) {
+        (_, Kind::Algebra) => Technique::SumAlgebra,
         (1, Kind::Innies | Kind::Outies) if unknown == 1 => Technique::SingleInnieOutie,
         (1, Kind::Innies | Kind::Outies | Kind::Split) => Technique::MultiInnieOutie,
         (1, Kind::Difference) => Technique::InnieOutieDifference,
@@ -336,48 +633,56 @@ pub(crate) fn technique_of(e: &Equation, unknown: usize) -> Technique {
 
 /// What an evaluation found: per unknown cell, the digits some assignment gives it.
 struct Solutions {
-    cells: Vec<Cell>,
-    keep: Vec<u16>,
+    cells: [Cell; MAX_UNKNOWN],
+    keep: [u16; MAX_UNKNOWN],
+    len: usize,
 }
 
 /// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes).
 fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     let mut total = e.total;
-    let mut cells = Vec::new();
-    let mut coefs = Vec::new();
+    let mut cells = [Cell::new(0); MAX_UNKNOWN];
+    let mut coefs = [0i32; MAX_UNKNOWN];
+    let mut u = 0;
     for &(c, k) in e.terms() {
         match board.placed(c) {
             Some(d) => total -= k as i32 * d.get() as i32,
             None => {
-                cells.push(c);
-                coefs.push(k as i32);
+                if u == MAX_UNKNOWN {
+                    return None;
+                }
+                cells[u] = c;
+                coefs[u] = k as i32;
+                u += 1;
             }
         }
     }
-    if cells.is_empty() || cells.len() > MAX_UNKNOWN {
+    if u == 0 {
         return None;
     }
-    let u = cells.len();
-    let cands: Vec<u16> = cells.iter().map(|&c| board.candidates(c).bits()).collect();
-    let sees: Vec<u16> = (0..u)
-        .map(|i| {
-            (0..u)
-                .filter(|&j| board.sees(cells[i], cells[j]))
-                .fold(0, |a, j| a | 1 << j)
-        })
-        .collect();
+    let mut cands = [0u16; MAX_UNKNOWN];
+    let mut sees = [0u16; MAX_UNKNOWN];
+    for i in 0..u {
+        cands[i] = board.candidates(cells[i]).bits();
+        for j in 0..u {
+            if board.sees(cells[i], cells[j]) {
+                sees[i] |= 1 << j;
+            }
+        }
+    }
     // Each candidate of each cell is tested by a search for one assignment that gives it (the
     // assignment found also vouches for the digits it gives the other cells), instead of
     // listing every assignment: far fewer nodes when most candidates survive.
     let mut search = Search {
         cands: [0; MAX_UNKNOWN],
-        sees: &sees,
-        coefs: &coefs,
+        sees,
+        coefs,
+        len: u,
         suffix: [(0, 0); MAX_UNKNOWN + 1],
         values: [0; MAX_UNKNOWN],
         nodes: 0,
     };
-    let mut keep = vec![0u16; u];
+    let mut keep = [0u16; MAX_UNKNOWN];
     for i in 0..u {
         // A cell with one candidate needs no search of its own: the others' assignments give it,
         // and when there are none every cell is left without a digit anyway.
@@ -388,11 +693,11 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
         while todo != 0 {
             let bit = todo & todo.wrapping_neg();
             todo &= todo - 1;
-            search.cands[..u].copy_from_slice(&cands);
+            search.cands = cands;
             search.cands[i] = bit;
-            search.bounds(u);
+            search.bounds();
             if search.go(0, total) {
-                for (k, v) in keep.iter_mut().zip(&search.values) {
+                for (k, v) in keep[..u].iter_mut().zip(&search.values) {
                     *k |= 1 << (v - 1);
                 }
                 todo &= !keep[i];
@@ -406,23 +711,29 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
             break;
         }
     }
-    Some(Solutions { cells, keep })
+    Some(Solutions {
+        cells,
+        keep,
+        len: u,
+    })
 }
 
-struct Search<'a> {
+struct Search {
     /// Candidates per unknown cell (one fixed to the digit under test).
     cands: [u16; MAX_UNKNOWN],
-    sees: &'a [u16],
-    coefs: &'a [i32],
+    sees: [u16; MAX_UNKNOWN],
+    coefs: [i32; MAX_UNKNOWN],
+    len: usize,
     /// Bounds of the suffix sums, for pruning.
     suffix: [(i32, i32); MAX_UNKNOWN + 1],
     values: [u8; MAX_UNKNOWN],
     nodes: usize,
 }
 
-impl Search<'_> {
-    /// Bounds of the sums of cells `i..u`, from their candidates.
-    fn bounds(&mut self, u: usize) {
+impl Search {
+    /// Bounds of the sums of cells `i..len`, from their candidates.
+    fn bounds(&mut self) {
+        let u = self.len;
         self.suffix[u] = (0, 0);
         for i in (0..u).rev() {
             let c = self.cands[i];
@@ -442,17 +753,18 @@ impl Search<'_> {
         if self.nodes > MAX_NODES {
             return false;
         }
-        if i == self.coefs.len() {
+        if i == self.len {
             return rest == 0;
         }
         if rest < self.suffix[i].0 || rest > self.suffix[i].1 {
             return false;
         }
         let mut avail = self.cands[i];
-        for j in 0..i {
-            if self.sees[i] & (1 << j) != 0 {
-                avail &= !(1 << (self.values[j] - 1));
-            }
+        let mut seen = self.sees[i] & ((1 << i) - 1);
+        while seen != 0 {
+            let j = seen.trailing_zeros() as usize;
+            seen &= seen - 1;
+            avail &= !(1 << (self.values[j] - 1));
         }
         while avail != 0 {
             let b = avail.trailing_zeros();
@@ -469,26 +781,16 @@ impl Search<'_> {
 
 /// "r1c4 + r1c5 - r2c6 = 9" over all the equation's cells, placed ones included.
 fn equation_text(board: &Board, e: &Equation) -> String {
-    let mut text = String::new();
-    for (i, &(c, k)) in e.terms().iter().enumerate() {
-        match (i, k > 0) {
-            (0, true) => {}
-            (0, false) => text.push('-'),
-            (_, true) => text.push_str(" + "),
-            (_, false) => text.push_str(" - "),
-        }
-        text.push_str(&board.cell_name(c));
-    }
-    format!("{text} = {}", e.total)
+    signed_sum_text(board.geometry(), e.terms(), e.total)
 }
 
-fn region_text(board: &Board, e: &Equation) -> String {
-    let names: Vec<String> = e
-        .houses
+fn region_text(board: &Board, houses: &[House]) -> String {
+    let names: Vec<String> = houses
         .iter()
         .map(|&h| house_name(board.geometry(), h))
         .collect();
     match names.len() {
+        0 => String::new(),
         1 => names[0].clone(),
         _ => format!(
             "{} and {}",
@@ -500,24 +802,16 @@ fn region_text(board: &Board, e: &Equation) -> String {
 
 /// Evaluate the equations that `technique` covers, pushing a step for each that removes something.
 fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<Step>) {
-    for i in 0..ctx.equations.len() {
-        let e = &ctx.equations[i];
-        // The technique of most equations does not depend on the board: skip the others early.
-        let fixed = match (e.houses.len(), e.kind) {
-            (1, Kind::Innies | Kind::Outies) => None,
-            (1, Kind::Split) => Some(Technique::MultiInnieOutie),
-            (1, Kind::Difference) => Some(Technique::InnieOutieDifference),
-            _ => Some(Technique::MultiHouseInnieOutie),
-        };
-        if fixed.is_some_and(|t| t != technique)
-            || (fixed.is_none()
-                && !matches!(
-                    technique,
-                    Technique::SingleInnieOutie | Technique::MultiInnieOutie
-                ))
-        {
-            continue;
-        }
+    let Some(slot) = slot(technique) else {
+        return;
+    };
+    if slot == 3 && !ctx.equations.has_multi() {
+        ctx.add_multi_equations(board.puzzle());
+    }
+    let eqs = Arc::clone(&ctx.equations);
+    for &i in &eqs.by_technique[slot] {
+        let i = i as usize;
+        let e = &eqs.list[i];
         if ctx.unchanged(board, Memo::Equation, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
@@ -525,19 +819,21 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
-        match evaluate(board, e).and_then(|s| step_of(board, e, s, technique)) {
+        match evaluate(board, e).and_then(|s| step_of(board, &eqs, e, s, technique)) {
             Some(step) => out.push(step),
             None => ctx.remember(board, Memo::Equation, i),
         }
     }
 }
 
-fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> Option<Step> {
-    if s.keep.contains(&0) {
+/// The eliminations and placements of an evaluation (`None` when it changes nothing).
+fn conclusions(board: &Board, s: &Solutions, technique: Technique) -> Option<Step> {
+    let keeps = &s.keep[..s.len];
+    if keeps.contains(&0) {
         return None;
     }
     let mut step = Step::new(technique);
-    for (&c, &keep) in s.cells.iter().zip(&s.keep) {
+    for (&c, &keep) in s.cells[..s.len].iter().zip(keeps) {
         let cands = board.candidates(c).bits();
         if keep.count_ones() == 1 && cands != keep {
             step.placements
@@ -550,10 +846,23 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
     if !step.is_progress() {
         return None;
     }
+    step.cells = s.cells[..s.len].to_vec();
+    Some(step)
+}
+
+fn step_of(
+    board: &Board,
+    eqs: &Equations,
+    e: &Equation,
+    s: Solutions,
+    technique: Technique,
+) -> Option<Step> {
+    let mut step = conclusions(board, &s, technique)?;
+    let houses = eqs.houses(e);
     if board.explaining() {
         let n = board.size() as i32;
-        let whole = e.houses.len() as i32 * n * (n + 1) / 2;
-        let region = region_text(board, e);
+        let whole = houses.len() as i32 * n * (n + 1) / 2;
+        let region = region_text(board, houses);
         let equation = equation_text(board, e);
         step.reason = match e.kind {
             Kind::Innies => format!(
@@ -572,11 +881,11 @@ fn step_of(board: &Board, e: &Equation, s: Solutions, technique: Technique) -> O
             Kind::Split => format!(
                 "splitting a cage at the innies/outies of {region} leaves its rest {equation}"
             ),
+            Kind::Algebra => String::new(),
         };
     }
-    step.cells = s.cells;
-    step.cages = e.cages();
-    step.houses = e.houses.to_vec();
+    step.cages = e.cages(&eqs.regions);
+    step.houses = houses.to_vec();
     Some(step)
 }
 
@@ -592,6 +901,96 @@ pub fn multi_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
 pub fn innie_outie_difference(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     find(ctx, board, Technique::InnieOutieDifference, out)
 }
+/// Words for a sum-algebra parent: "the innies of row 1: r1c8 + r1c9 = 10".
+fn source_text(board: &Board, eqs: &Equations, source: Source) -> String {
+    match source {
+        Source::Cage(k) => {
+            let cage = &board.cages()[k as usize];
+            let mut terms: Vec<(Cell, i8)> = cage.cells.iter().map(|&c| (c, 1)).collect();
+            terms.sort();
+            format!(
+                "cage {}: {}",
+                cage_text(board.geometry(), cage.sum, &cage.cells),
+                signed_sum_text(board.geometry(), &terms, cage.sum as i32)
+            )
+        }
+        Source::Equation(i) => {
+            let e = &eqs.list[i as usize];
+            let region = region_text(board, eqs.houses(e));
+            let what = match e.kind {
+                Kind::Innies => format!("the innies of {region}"),
+                Kind::Outies => format!("the outies of {region}"),
+                Kind::Difference => format!("outies minus innies of {region}"),
+                Kind::Split | Kind::Algebra => format!("a cage split at {region}"),
+            };
+            format!("{what}: {}", equation_text(board, e))
+        }
+    }
+}
+
+/// Cages and houses a sum-algebra parent rests on.
+fn source_places(eqs: &Equations, source: Source, step: &mut Step) {
+    let (cages, houses) = match source {
+        Source::Cage(k) => (vec![k as usize], Vec::new()),
+        Source::Equation(i) => {
+            let e = &eqs.list[i as usize];
+            (e.cages(&eqs.regions), eqs.houses(e).to_vec())
+        }
+    };
+    for k in cages {
+        if !step.cages.contains(&k) {
+            step.cages.push(k);
+        }
+    }
+    for h in houses {
+        if !step.houses.contains(&h) {
+            step.houses.push(h);
+        }
+    }
+}
+
+/// Sum algebra: two equations of the layout (rule-of-45 innies/outies, splits, cages) added or
+/// subtracted so that the cells they share cancel give an equation over the other cells, which
+/// the candidates may satisfy in fewer ways than either alone ("the innies of row 1 minus the
+/// cage 14(3): r1c7 - r2c9 = 1").
+pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    if !ctx.equations.has_algebra() {
+        ctx.add_algebra_equations(board.puzzle());
+    }
+    let eqs = Arc::clone(&ctx.equations);
+    for (i, e) in eqs.algebra.iter().enumerate() {
+        let unknown = e.terms().iter().filter(|t| board.is_empty(t.0)).count();
+        if unknown == 0 || unknown > MAX_UNKNOWN {
+            continue;
+        }
+        if ctx.unchanged(board, Memo::Algebra, i, e.terms().iter().map(|t| t.0)) {
+            continue;
+        }
+        let Some(mut step) =
+            evaluate(board, e).and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
+        else {
+            ctx.remember(board, Memo::Algebra, i);
+            continue;
+        };
+        let (a, b, sign) = eqs.parents[i];
+        if board.explaining() {
+            step.reason = format!(
+                "{}; {}; {} them: {}",
+                source_text(board, &eqs, a),
+                source_text(board, &eqs, b),
+                match sign > 0 {
+                    true => "adding",
+                    false => "subtracting",
+                },
+                equation_text(board, e)
+            );
+        }
+        source_places(&eqs, a, &mut step);
+        source_places(&eqs, b, &mut step);
+        out.push(step);
+    }
+}
+
 /// Innies/outies over 2 to 4 houses.
 pub fn multi_house_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     find(ctx, board, Technique::MultiHouseInnieOutie, out)

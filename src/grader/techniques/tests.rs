@@ -402,3 +402,85 @@ fn law_of_leftovers_on_a_jigsaw() {
     }
     assert_eq!(first_rung(&p, prepare), Some(Technique::LawOfLeftovers));
 }
+
+/// Apply the rungs before `stop` until none finds anything (the board a person reaches with the
+/// easier techniques).
+fn close_below(p: &Puzzle, board: &mut Board, stop: Technique) {
+    let mut ctx = Context::new(p);
+    'pass: loop {
+        for r in LADDER.iter().take_while(|r| r.technique != stop) {
+            let mut out = Vec::new();
+            r.find(&mut ctx, board, &mut out);
+            if !out.is_empty() {
+                for s in &out {
+                    board
+                        .apply(s)
+                        .expect("the easier steps keep the board possible");
+                }
+                continue 'pass;
+            }
+        }
+        return;
+    }
+}
+
+/// Row 1 = 30(6) + r1c7 + r1c8 + r1c9, so those innies total 15; column 9 = 35(7) + r1c9 +
+/// r2c9, so those total 10. Subtracting: r1c7 + r1c8 - r2c9 = 5 (three cells of box 3). With
+/// r1c7 = {3,4,5,7}, r1c8 = {4,6,8,9} and r2c9 = {2,7,8,9}: r1c7 = 5 needs r1c8 = r2c9, and
+/// r2c9 = 9 needs r1c7 + r1c8 = 14 = 5 + 9; both go, though each equation alone (through r1c9)
+/// still fits them.
+fn algebra_position() -> (Puzzle, impl Fn(&mut Board)) {
+    let p = puzzle(vec![
+        cage(30, &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]),
+        cage(
+            35,
+            &[(2, 8), (3, 8), (4, 8), (5, 8), (6, 8), (7, 8), (8, 8)],
+        ),
+    ]);
+    let prepare = |b: &mut Board| {
+        keep_only(b, cell(0, 6), &[3, 4, 5, 7]);
+        keep_only(b, cell(0, 7), &[4, 6, 8, 9]);
+        keep_only(b, cell(1, 8), &[2, 7, 8, 9]);
+    };
+    (p, prepare)
+}
+
+#[test]
+fn sum_algebra_subtracts_two_houses_innies() {
+    let (p, prepare) = algebra_position();
+    let steps = run(&p, &prepare, sums::sum_algebra);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    let step = &steps[0];
+    assert_eq!(step.technique, Technique::SumAlgebra);
+    assert_eq!(removed(&steps, cell(0, 6)), vec![5]);
+    assert_eq!(removed(&steps, cell(1, 8)), vec![9]);
+    assert!(removed(&steps, cell(0, 7)).is_empty());
+    assert!(
+        step.cages.contains(&0) && step.cages.contains(&1),
+        "{step:?}"
+    );
+    assert!(
+        step.reason.contains("subtracting") && step.reason.contains("r1c7 + r1c8 - r2c9 = 5"),
+        "{}",
+        step.reason
+    );
+}
+
+#[test]
+fn sum_algebra_is_found_when_it_is_the_only_move() {
+    let (p, prepare) = algebra_position();
+    let close = |b: &mut Board| {
+        prepare(b);
+        close_below(&p, b, Technique::SumAlgebra);
+    };
+    let mut board = Board::new(&p);
+    close(&mut board);
+    // The easier techniques (each equation alone among them) keep r1c7 = 5 and r2c9 = 9 ...
+    assert!(board.candidates(cell(0, 6)).contains(Digit::new(5)));
+    assert!(board.candidates(cell(1, 8)).contains(Digit::new(9)));
+    // ... and sum algebra is the first rung that moves.
+    assert_eq!(first_rung(&p, close), Some(Technique::SumAlgebra));
+    let steps = run(&p, close, sums::sum_algebra);
+    assert_eq!(removed(&steps, cell(0, 6)), vec![5], "{steps:?}");
+    assert_eq!(removed(&steps, cell(1, 8)), vec![9], "{steps:?}");
+}
