@@ -44,6 +44,19 @@ impl CageLayout {
         }
     }
 
+    /// The layout of `cages` (complete, each of distinct digits in `solution`) on a grid of
+    /// `cell_count` cells; cage ids follow the order of `cages`.
+    pub fn from_cages(cell_count: usize, cages: &[Cage], solution: &Grid) -> Self {
+        let mut layout = CageLayout::new(cell_count);
+        for cage in cages {
+            let id = layout.open_empty();
+            for &c in &cage.cells {
+                layout.push(id, c, solution.get(c).expect("complete solution"));
+            }
+        }
+        layout
+    }
+
     /// The cage id of a cell, if it is caged.
     pub fn cage_of(&self, cell: Cell) -> Option<usize> {
         match self.owner[cell.as_index()] {

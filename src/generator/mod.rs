@@ -32,7 +32,7 @@ use rand_pcg::Pcg64Mcg;
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "6";
+pub const GENERATOR_VERSION: &str = "7";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +64,10 @@ pub struct Metrics {
     pub solver_calls: u32,
     /// Layout repairs (zero-given killers).
     pub repairs: u32,
+    /// Search nodes of all those solver calls together.
+    pub search_nodes: u64,
+    /// Solver calls that ran out of their node budget (`unique::SOLVER_NODE_BUDGET`) undecided.
+    pub undecided: u32,
 }
 
 /// Why an item produced no puzzle. An expected outcome, not an error.
@@ -185,7 +189,7 @@ pub fn generate_from_seed(
             Err(rejection) => return Outcome::Rejected(rejection),
         };
         let grade = grader::grade(&puzzle);
-        let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
+        let metrics = metrics_of(&puzzle, grade, stats, &checker, repairs);
         return Outcome::Generated(Generated {
             puzzle,
             solution,
@@ -220,7 +224,7 @@ pub fn generate_from_seed(
         };
         match reached {
             level::Reached::OnLevel(puzzle, grade) => {
-                let metrics = metrics_of(&puzzle, grade, stats, checker.calls, repairs);
+                let metrics = metrics_of(&puzzle, grade, stats, &checker, repairs);
                 return Outcome::Generated(Generated {
                     puzzle,
                     solution,
@@ -337,7 +341,7 @@ fn metrics_of(
     puzzle: &Puzzle,
     grade: Grade,
     stats: SolveStats,
-    solver_calls: u32,
+    checker: &Checker,
     repairs: u32,
 ) -> Metrics {
     let n = puzzle.size();
@@ -352,8 +356,10 @@ fn metrics_of(
         nodes: stats.nodes,
         guesses: stats.guesses,
         grade,
-        solver_calls,
+        solver_calls: checker.calls,
         repairs,
+        search_nodes: checker.nodes,
+        undecided: checker.undecided,
     }
 }
 

@@ -9,8 +9,9 @@
 //! share of the digit sets of its size (a 9-cell cage always sums to 45 and tells nothing but
 //! distinct digits; 15 in five cells is 1+2+3+4+5) — so the layout keeps its uniqueness.
 
+use super::layout::CageLayout;
 use super::layout::LayoutRules;
-use super::unique::{Checker, Verdict};
+use super::unique::{unique_zero_given, Checker};
 use crate::bitset::DigitSet;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
@@ -20,6 +21,13 @@ use rand::Rng;
 
 /// Merge candidates checked per merge before the layout is given up.
 const TRIES_PER_MERGE: usize = 48;
+/// Random ways each cage is tried dissolved into its neighbours.
+const DISSOLVE_DRAWS: usize = 2;
+/// Solver calls the merge search from one starting layout may make.
+const CALLS_PER_START: u32 = 600;
+/// Cages the unique starting layout has beyond the target's most.
+/// Repairs a merged layout may take to become unique again.
+const REPAIRS_PER_MERGE: u32 = 6;
 /// Cages the unique starting layout has beyond the target's most.
 const START_EXTRA: (usize, usize) = (6, 10);
 
@@ -42,7 +50,7 @@ pub fn start_rules(rules: &LayoutRules, cell_count: usize) -> LayoutRules {
 }
 
 /// Merge the cages of the unique zero-given `puzzle` down to at most `rules.cage_count.1`,
-/// keeping it unique; `None` if no candidate of some merge stays unique.
+/// keeping it unique; `None` if the search ran out of candidates or of its solver calls.
 pub fn merge_down<R: Rng>(
     puzzle: Puzzle,
     solution: &Grid,
@@ -50,34 +58,174 @@ pub fn merge_down<R: Rng>(
     checker: &mut Checker,
     rng: &mut R,
 ) -> Option<Puzzle> {
-    let g = puzzle.geometry().clone();
-    let combos = Combinations::new(g.size());
-    let mut cages = puzzle.cages().to_vec();
-    while cages.len() > rules.cage_count.1 {
-        // Most informative merged cage first, a random order among equals.
-        let mut keyed: Vec<(u64, u32, Vec<Cage>)> =
-            merge_candidates(&g, &cages, solution, rules.max_size)
-                .into_iter()
-                .map(|(merged, next)| {
-                    let cage = &next[merged];
-                    (
-                        combos.share(cage.len(), cage.sum),
-                        rng.random::<u32>(),
-                        next,
-                    )
-                })
-                .collect();
-        keyed.sort_unstable_by_key(|k| (k.0, k.1));
-        let merged = keyed
+    let mut search = Search {
+        g: puzzle.geometry().clone(),
+        combos: Combinations::new(puzzle.size()),
+        solution,
+        rules,
+        end: checker.calls.saturating_add(CALLS_PER_START),
+    };
+    search.descend(puzzle, checker, rng)
+}
+
+/// A depth-first search over merge sequences, bounded by solver calls.
+struct Search<'a> {
+    g: Geometry,
+    combos: Combinations,
+    solution: &'a Grid,
+    rules: &'a LayoutRules,
+    /// The checker's call count at which the search gives up.
+    end: u32,
+}
+
+impl Search<'_> {
+    /// `puzzle` (unique) merged down to the target, backing up to the previous layout's next
+    /// candidate when no candidate of this one stays unique.
+    fn descend<R: Rng>(
+        &mut self,
+        puzzle: Puzzle,
+        checker: &mut Checker,
+        rng: &mut R,
+    ) -> Option<Puzzle> {
+        if puzzle.cages().len() <= self.rules.cage_count.1 {
+            return Some(puzzle);
+        }
+        let cages = puzzle.cages();
+        let mut candidates = merge_candidates(&self.g, cages, self.solution, self.rules.max_size);
+        candidates.extend(dissolutions(
+            &self.g,
+            cages,
+            self.solution,
+            self.rules.max_size,
+            rng,
+        ));
+        // Most informative changed cages first, a random order among equals.
+        let mut keyed: Vec<(u64, u32, Vec<Cage>)> = candidates
             .into_iter()
-            .take(TRIES_PER_MERGE)
-            .find_map(|(_, _, next)| {
-                let p = Puzzle::new(g.clone(), Grid::empty(g.size()), next).ok()?;
-                (checker.check(&p, solution, 2) == Verdict::Unique).then_some(p)
-            })?;
-        cages = merged.cages().to_vec();
+            .map(|(at, next)| {
+                let share = next[at..]
+                    .iter()
+                    .map(|c| self.combos.share(c.len(), c.sum))
+                    .max()
+                    .unwrap_or(0);
+                (share, rng.random::<u32>(), next)
+            })
+            .collect();
+        keyed.sort_unstable_by_key(|k| (k.0, k.1));
+        for (_, _, next) in keyed.into_iter().take(TRIES_PER_MERGE) {
+            if checker.calls >= self.end {
+                return None;
+            }
+            let Some(merged) = repaired(&self.g, next, self.solution, self.rules, checker, rng)
+            else {
+                continue;
+            };
+            if let Some(done) = self.descend(merged, checker, rng) {
+                return Some(done);
+            }
+        }
+        None
     }
-    Puzzle::new(g.clone(), Grid::empty(g.size()), cages).ok()
+}
+
+/// The layout `cages` if it is unique, or made unique by up to `REPAIRS_PER_MERGE` repairs
+/// that do not add cages (boundary moves and exchanges where a second solution differs).
+fn repaired<R: Rng>(
+    g: &Geometry,
+    cages: Vec<Cage>,
+    solution: &Grid,
+    rules: &LayoutRules,
+    checker: &mut Checker,
+    rng: &mut R,
+) -> Option<Puzzle> {
+    let n = cages.len();
+    let capped = LayoutRules {
+        cage_count: (rules.cage_count.0.min(n), n),
+        ..rules.clone()
+    };
+    let mut once = Some(CageLayout::from_cages(g.cell_count(), &cages, solution));
+    let draw = |_: &mut R| once.take();
+    unique_zero_given(g, solution, draw, &capped, REPAIRS_PER_MERGE, checker, rng)
+        .ok()
+        .map(|(p, _)| p)
+}
+
+/// Layouts with one cage fewer: cage `a` dissolved into its neighbours, each of its cells
+/// joining a touching cage (or one its earlier cells joined) that lacks the cell's digit and has
+/// room; `DISSOLVE_DRAWS` random ways per cage. Each comes with the index of the first changed
+/// cage (the changed ones are last).
+fn dissolutions<R: Rng>(
+    g: &Geometry,
+    cages: &[Cage],
+    solution: &Grid,
+    max_size: usize,
+    rng: &mut R,
+) -> Vec<(usize, Vec<Cage>)> {
+    let digit = |c: Cell| solution.get(c).expect("complete solution");
+    let mut owner = vec![usize::MAX; g.cell_count()];
+    for (i, cage) in cages.iter().enumerate() {
+        for c in &cage.cells {
+            owner[c.as_index()] = i;
+        }
+    }
+    let digits: Vec<DigitSet> = cages
+        .iter()
+        .map(|cage| cage.cells.iter().map(|&c| digit(c)).collect())
+        .collect();
+    let mut out = Vec::new();
+    for a in 0..cages.len() {
+        for _ in 0..DISSOLVE_DRAWS {
+            let mut owner = owner.clone();
+            let mut grown: Vec<(usize, Vec<Cell>, DigitSet)> = Vec::new();
+            let mut left = cages[a].cells.clone();
+            while !left.is_empty() {
+                let mut options = Vec::new();
+                for (xi, &x) in left.iter().enumerate() {
+                    for y in g.neighbours(x) {
+                        let k = owner[y.as_index()];
+                        if k == a || options.contains(&(xi, k)) {
+                            continue;
+                        }
+                        let (len, has) = match grown.iter().find(|e| e.0 == k) {
+                            Some(e) => (e.1.len(), e.2),
+                            None => (cages[k].len(), digits[k]),
+                        };
+                        if len < max_size && !has.contains(digit(x)) {
+                            options.push((xi, k));
+                        }
+                    }
+                }
+                let Some(&(xi, k)) = options.get(rng.random_range(0..options.len().max(1))) else {
+                    break;
+                };
+                let x = left.swap_remove(xi);
+                owner[x.as_index()] = k;
+                match grown.iter_mut().find(|e| e.0 == k) {
+                    Some(e) => {
+                        e.1.push(x);
+                        e.2.insert(digit(x));
+                    }
+                    None => {
+                        let mut cells = cages[k].cells.clone();
+                        cells.push(x);
+                        let mut has = digits[k];
+                        has.insert(digit(x));
+                        grown.push((k, cells, has));
+                    }
+                }
+            }
+            if left.is_empty() {
+                let mut drop: Vec<usize> = grown.iter().map(|e| e.0).collect();
+                drop.push(a);
+                out.push(replaced(
+                    cages,
+                    &drop,
+                    grown.into_iter().map(|e| e.1).collect(),
+                ));
+            }
+        }
+    }
+    with_sums(out, solution)
 }
 
 /// Layouts with one cage fewer: two touching cages merged where their digits differ; where they
@@ -101,7 +249,6 @@ fn merge_candidates(
         .iter()
         .map(|cage| cage.cells.iter().map(|&c| digit(c)).collect())
         .collect();
-    let sum = |cells: &[Cell]| cells.iter().map(|&c| digit(c).get() as u16).sum::<u16>();
     let mut out = Vec::new();
     for (i, cage) in cages.iter().enumerate() {
         let mut seen = Vec::new();
@@ -149,7 +296,17 @@ fn merge_candidates(
             }
         }
     }
-    // Sums from the solution; the merged cage is the first new one.
+    with_sums(out, solution)
+}
+
+/// The new cages' sums read from `solution` (their cells sorted).
+fn with_sums(out: Vec<(usize, Vec<Cage>)>, solution: &Grid) -> Vec<(usize, Vec<Cage>)> {
+    let sum = |cells: &[Cell]| {
+        cells
+            .iter()
+            .map(|&c| solution.get(c).expect("complete solution").get() as u16)
+            .sum::<u16>()
+    };
     out.into_iter()
         .map(|(at, next)| {
             let next = next
@@ -219,6 +376,77 @@ impl Combinations {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+    use crate::solver;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// Every cage of `cages` over `solution`: at most `max_size` connected cells of distinct
+    /// digits adding up to its sum, the cages covering the grid once.
+    fn assert_valid(g: &Geometry, cages: &[Cage], solution: &Grid, max_size: usize) {
+        let mut covered = vec![0; g.cell_count()];
+        for cage in cages {
+            assert!((2..=max_size).contains(&cage.len()), "{cage:?}");
+            assert!(g.is_connected(&cage.cells), "{cage:?}");
+            let digits: DigitSet = cage
+                .cells
+                .iter()
+                .map(|&c| solution.get(c).unwrap())
+                .collect();
+            assert_eq!(
+                digits.len() as usize,
+                cage.len(),
+                "repeated digit in {cage:?}"
+            );
+            let sum: u16 = digits.iter().map(|d| d.get() as u16).sum();
+            assert_eq!(sum, cage.sum);
+            cage.cells.iter().for_each(|c| covered[c.as_index()] += 1);
+        }
+        assert!(covered.iter().all(|&n| n == 1), "every cell in one cage");
+    }
+
+    /// Merges and dissolutions of a fixed unique layout: one cage fewer, every cage valid.
+    #[test]
+    fn candidates_have_one_cage_fewer_and_valid_cages() {
+        let config = GeneratorConfig {
+            max_cages: Some(24),
+            ..GeneratorConfig::default()
+        };
+        let Outcome::Generated(made) = generate_puzzle(&config, 3, 0) else {
+            panic!("a 24-cage layout");
+        };
+        let (g, solution) = (made.puzzle.geometry(), &made.solution);
+        let cages = made.puzzle.cages();
+        assert_valid(g, cages, solution, 9);
+        let mut rng = Pcg64::seed_from_u64(5);
+        let merged = merge_candidates(g, cages, solution, 9);
+        let dissolved = dissolutions(g, cages, solution, 9, &mut rng);
+        assert!(!merged.is_empty() && !dissolved.is_empty());
+        for (at, next) in merged.iter().chain(&dissolved) {
+            assert_eq!(next.len(), cages.len() - 1);
+            assert!(*at < next.len());
+            assert_valid(g, next, solution, 9);
+        }
+    }
+
+    /// `max_cages = 14` (cages up to 9 cells): unique, zero givens, at most 14 valid cages.
+    #[test]
+    fn fourteen_cages_stay_unique_with_zero_givens() {
+        let config = GeneratorConfig {
+            max_cages: Some(14),
+            ..GeneratorConfig::default()
+        };
+        let made = (0..3).find_map(|i| match generate_puzzle(&config, 1, i) {
+            Outcome::Generated(g) => Some(g),
+            Outcome::Rejected(_) => None,
+        });
+        let made = made.expect("one of three items makes a 14-cage killer");
+        let p = &made.puzzle;
+        assert_eq!(p.givens().count_filled(), 0);
+        assert!(p.cages().len() <= 14, "{} cages", p.cages().len());
+        assert_valid(p.geometry(), p.cages(), &made.solution, 9);
+        assert_eq!(solver::solve(p, 2).solutions, vec![made.solution.clone()]);
+    }
 
     #[test]
     fn combinations_of_nine_digits() {

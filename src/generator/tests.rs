@@ -111,6 +111,12 @@ fn other_box_shapes_and_sizes() {
     check_batch(&config(Variant::Classic, 8), 7, 3, 3);
 }
 
+/// 12x12 killers (cages grown towards few combinations) are unique with zero givens.
+#[test]
+fn twelve_by_twelve_killers_are_unique_with_zero_givens() {
+    check_batch(&config(Variant::Killer, 12), 5, 4, 4);
+}
+
 #[test]
 fn small_plain_and_jigsaw_puzzles_are_unique_and_minimal() {
     check_batch(&config(Variant::Classic, 4), 3, 10, 10);

@@ -37,6 +37,10 @@ pub struct Checker {
     pub calls: u32,
     /// Statistics of the last call.
     pub last: SolveStats,
+    /// Search nodes of all calls so far.
+    pub nodes: u64,
+    /// Calls that ran out of `SOLVER_NODE_BUDGET` undecided.
+    pub undecided: u32,
 }
 
 /// What one uniqueness check found.
@@ -57,9 +61,13 @@ impl Checker {
         let report = solver::solve_within(puzzle, limit, SOLVER_NODE_BUDGET);
         self.calls += 1;
         self.last = report.stats;
+        self.nodes += report.stats.nodes;
         match (report.solutions.len(), report.complete) {
             (0 | 1, true) => return Verdict::Unique,
-            (0 | 1, false) => return Verdict::Undecided,
+            (0 | 1, false) => {
+                self.undecided += 1;
+                return Verdict::Undecided;
+            }
             _ => {}
         }
         Verdict::Multiple(

@@ -415,24 +415,34 @@ impl Partition<'_> {
 }
 
 /// Can the cells (candidate masks) take the digits of `left` one each (as many cells as digits)?
+/// A bipartite matching by augmenting paths (Kuhn): polynomial, where trying every assignment
+/// was exponential on 16x16 houses with many free cells and no matching.
 fn matches(cells: &[u16], left: u16) -> bool {
-    fn go(cells: &[u16], left: u16) -> bool {
-        match cells.split_first() {
-            None => true,
-            Some((&c, rest)) => {
-                let mut opts = c & left;
-                while opts != 0 {
-                    let b = opts & opts.wrapping_neg();
-                    opts &= opts - 1;
-                    if go(rest, left & !b) {
-                        return true;
-                    }
-                }
-                false
+    /// Finds a digit for cell `i`, moving earlier cells to other digits of theirs if need be.
+    fn augment(
+        cells: &[u16],
+        left: u16,
+        i: usize,
+        owner: &mut [usize; 16],
+        seen: &mut u16,
+    ) -> bool {
+        let mut opts = cells[i] & left & !*seen;
+        while opts != 0 {
+            let d = opts.trailing_zeros() as usize;
+            opts &= opts - 1;
+            *seen |= 1 << d;
+            if owner[d] == usize::MAX || augment(cells, left, owner[d], owner, seen) {
+                owner[d] = i;
+                return true;
             }
         }
+        false
     }
-    cells.len() == left.count_ones() as usize && go(cells, left)
+    if cells.len() != left.count_ones() as usize {
+        return false;
+    }
+    let mut owner = [usize::MAX; 16];
+    (0..cells.len()).all(|i| augment(cells, left, i, &mut owner, &mut 0))
 }
 
 /// House partition: the cages lying in a house and its other empty cells share out the digits the
@@ -615,5 +625,42 @@ fn leftover_eliminations(board: &Board, from: &[Cell], to: &[Cell], step: &mut S
                 step.eliminations.push((c, d));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+    use rand::{Rng, SeedableRng};
+
+    /// Every assignment tried: the obvious answer the matching must agree with.
+    fn brute(cells: &[u16], left: u16) -> bool {
+        match cells.split_first() {
+            None => left == 0,
+            Some((&c, rest)) => (0..16)
+                .filter(|d| c & left & (1 << d) != 0)
+                .any(|d| brute(rest, left & !(1 << d))),
+        }
+    }
+
+    #[test]
+    fn matching_agrees_with_trying_every_assignment() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(45);
+        let mut both = [0usize; 2];
+        for _ in 0..20_000 {
+            let n = rng.random_range(0..=7usize);
+            let width = rng.random_range(n.max(1) as u32..=9u32);
+            let all = (1u16 << width) - 1;
+            let cells: Vec<u16> = (0..n).map(|_| rng.random::<u16>() & all).collect();
+            let mut left = 0u16;
+            while (left.count_ones() as usize) < n {
+                left |= 1 << rng.random_range(0..width);
+            }
+            let expected = brute(&cells, left);
+            both[expected as usize] += 1;
+            assert_eq!(matches(&cells, left), expected, "{cells:?} {left:#b}");
+        }
+        // Both answers occur often, so the comparison means something.
+        assert!(both[0] > 1_000 && both[1] > 1_000, "{both:?}");
     }
 }
