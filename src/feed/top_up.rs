@@ -1,9 +1,9 @@
 //! `feed --generate`: before a day is issued, grow the pools that would not last the coming days,
-//! by extending one generation run per (variant, size) with the given seed (work items `0..count`
-//! of that seed, `count` doubling until the stock suffices), so the same database and seed always
-//! top up to the same puzzles.
+//! by extending one generation run per short slot (variant, size and target level) with the given
+//! seed (work items `0..count` of that seed, `count` doubling until the stock suffices), so the
+//! same database and seed always top up to the same puzzles.
 
-use super::{stock, Date, FeedConfig, FeedError};
+use super::{stock, Date, FeedConfig, FeedError, Slot};
 use crate::pipeline;
 use crate::settings::{self, Origin, Overrides, Settings};
 use crate::store::Store;
@@ -36,40 +36,31 @@ pub fn top_up(
 ) -> Result<Vec<String>, FeedError> {
     let need = demand(config, date, days);
     let mut lines = Vec::new();
-    let mut sizes: Vec<(String, u32)> = config
-        .days
-        .iter()
-        .flatten()
-        .map(|s| (s.variant.clone(), s.size))
-        .collect();
-    sizes.sort();
-    sizes.dedup();
-    for (variant, size) in sizes {
+    let mut slots: Vec<&Slot> = config.days.iter().flatten().collect();
+    slots.sort();
+    slots.dedup();
+    for slot in slots {
+        let name = slot.to_string();
         let short = |stock: &BTreeMap<String, u64>| -> u64 {
-            config
-                .days
-                .iter()
-                .flatten()
-                .filter(|s| s.variant == variant && s.size == size)
-                .map(|s| s.to_string())
-                .map(|name| {
-                    need.get(&name)
-                        .copied()
-                        .unwrap_or(0)
-                        .saturating_sub(stock[&name])
-                })
-                .max()
+            need.get(&name)
+                .copied()
                 .unwrap_or(0)
+                .saturating_sub(stock[&name])
         };
         let deficit = short(&stock(store, config)?);
         if deficit == 0 {
             continue;
         }
+        let Slot {
+            variant,
+            size,
+            level,
+        } = slot;
         let mut count = (4 * deficit).max(64);
         for _ in 0..ROUNDS {
-            let summary = generate(store, db, &variant, size, seed, count)?;
+            let summary = generate(store, db, slot, seed, count)?;
             lines.push(format!(
-                "--generate: {variant} {size}x{size} seed {seed}, items 0..{count}: stored {} new",
+                "--generate: {variant} {size}x{size} {level} seed {seed}, items 0..{count}: stored {} new",
                 summary.tally.stored
             ));
             let left = short(&stock(store, config)?);
@@ -78,7 +69,7 @@ pub fn top_up(
             }
             if left == deficit && count >= 512 {
                 lines.push(format!(
-                    "--generate: {count} {variant} {size}x{size} puzzles gave none of the missing levels; the generator's settings rarely make them"
+                    "--generate: {count} {variant} {size}x{size} items aimed at {level} made none; the generator rarely reaches that level with these settings"
                 ));
                 break;
             }
@@ -88,12 +79,11 @@ pub fn top_up(
     Ok(lines)
 }
 
-/// Run (or extend) the run of `seed` for a variant and size to `count` work items.
+/// Run (or extend) the run of `seed` for a slot's variant, size and level to `count` work items.
 fn generate(
     store: &mut Store,
     db: &Path,
-    variant: &str,
-    size: u32,
+    slot: &Slot,
     seed: u64,
     count: u64,
 ) -> Result<pipeline::RunSummary, FeedError> {
@@ -103,8 +93,9 @@ fn generate(
         count: Some(count),
         seed: Some(seed),
         db: Some(db.to_path_buf()),
-        variant: Some(settings::parse_variant(variant).map_err(fail)?),
-        size: Some(size as u8),
+        variant: Some(settings::parse_variant(&slot.variant).map_err(fail)?),
+        size: Some(slot.size as u8),
+        levels: Some(vec![slot.level.clone()]),
         ..Overrides::default()
     });
     let plan = settings

@@ -1,17 +1,25 @@
 //! Sparse zero-given killers (few, big cages: `max_cages = 12` on 9x9): a unique layout with
-//! more cages, merged down one pair of touching cages at a time while it stays unique.
+//! more cages, merged down while it stays unique.
 //!
 //! Drawing a sparse layout and repairing it does not work: a 12-cage layout admits thousands of
 //! second solutions, and each repair rules out a handful. Merging goes the other way: every
 //! merge keeps the intended solution (the merged sum is the two sums) and is checked by the
-//! solver (cheap on these puzzles: tens of nodes); the first candidate that stays unique is
-//! taken. Candidates are tried most informative first — the merged cage's sum allows the smallest
-//! share of the digit sets of its size (a 9-cell cage always sums to 45 and tells nothing but
-//! distinct digits; 15 in five cells is 1+2+3+4+5) — so the layout keeps its uniqueness.
+//! solver. A step removes one cage: two touching cages merged (evicting one shared-digit cell
+//! where needed), or one cage dissolved into its neighbours. Candidates are tried most
+//! informative first — the changed cages' sums allow the smallest share of the digit sets of
+//! their size (a 9-cell cage always sums to 45; 15 in five cells is 1+2+3+4+5). A candidate that
+//! admits second solutions gets a few repairs that keep the cage count (repair.rs). Where no
+//! candidate stays unique the search moves one cell out of a small cage and goes on, or backs
+//! up to the previous layout's next candidate (depth first, bounded by solver calls).
+//!
+//! Measured at the stall of `max_cages = 12`: the 12-cage candidates of a unique 13-cage layout
+//! admit 50 to over 1,000 solutions, out of reach of a few repairs: most starts fail there (2 of
+//! 8 items made at seed 1, ~23 s of one thread each; 14 cages: 20 of 20, 16 cages: 20 of 20).
 
 use super::layout::CageLayout;
 use super::layout::LayoutRules;
-use super::unique::{unique_zero_given, Checker};
+use super::repair::repair;
+use super::unique::{Checker, Verdict};
 use crate::bitset::DigitSet;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
@@ -21,13 +29,18 @@ use rand::Rng;
 
 /// Merge candidates checked per merge before the layout is given up.
 const TRIES_PER_MERGE: usize = 48;
+/// Solutions asked of each check of a merged layout: the repairs learn from all of them.
+const SOLUTIONS_PER_CHECK: usize = 32;
+/// Cell shifts one path of the merge search may make where it stalls.
+const MAX_SHIFTS: usize = 4;
+/// Shifts tried where the merge search stalls.
+const SHIFT_TRIES: usize = 8;
 /// Random ways each cage is tried dissolved into its neighbours.
 const DISSOLVE_DRAWS: usize = 2;
 /// Solver calls the merge search from one starting layout may make.
 const CALLS_PER_START: u32 = 600;
-/// Cages the unique starting layout has beyond the target's most.
 /// Repairs a merged layout may take to become unique again.
-const REPAIRS_PER_MERGE: u32 = 6;
+const REPAIRS_PER_MERGE: usize = 6;
 /// Cages the unique starting layout has beyond the target's most.
 const START_EXTRA: (usize, usize) = (6, 10);
 
@@ -65,7 +78,7 @@ pub fn merge_down<R: Rng>(
         rules,
         end: checker.calls.saturating_add(CALLS_PER_START),
     };
-    search.descend(puzzle, checker, rng)
+    search.descend(puzzle, MAX_SHIFTS, checker, rng)
 }
 
 /// A depth-first search over merge sequences, bounded by solver calls.
@@ -84,6 +97,7 @@ impl Search<'_> {
     fn descend<R: Rng>(
         &mut self,
         puzzle: Puzzle,
+        shifts_left: usize,
         checker: &mut Checker,
         rng: &mut R,
     ) -> Option<Puzzle> {
@@ -120,7 +134,32 @@ impl Search<'_> {
             else {
                 continue;
             };
-            if let Some(done) = self.descend(merged, checker, rng) {
+            if let Some(done) = self.descend(merged, shifts_left, checker, rng) {
+                return Some(done);
+            }
+        }
+        // No merge stays unique: move one cell out of a small cage (the layout staying unique)
+        // and merge on from there; a small cage shrunk is easier to dissolve.
+        if shifts_left == 0 {
+            return None;
+        }
+        let mut keyed: Vec<(usize, u32, Vec<Cage>)> =
+            shifts(&self.g, cages, self.solution, self.rules.max_size)
+                .into_iter()
+                .map(|(len, next)| (len, rng.random::<u32>(), next))
+                .collect();
+        keyed.sort_unstable_by_key(|k| (k.0, k.1));
+        for (_, _, next) in keyed.into_iter().take(SHIFT_TRIES) {
+            if checker.calls >= self.end {
+                return None;
+            }
+            let Ok(p) = Puzzle::new(self.g.clone(), Grid::empty(self.g.size()), next) else {
+                continue;
+            };
+            if checker.check(&p, self.solution, 2) != Verdict::Unique {
+                continue;
+            }
+            if let Some(done) = self.descend(p, shifts_left - 1, checker, rng) {
                 return Some(done);
             }
         }
@@ -129,7 +168,8 @@ impl Search<'_> {
 }
 
 /// The layout `cages` if it is unique, or made unique by up to `REPAIRS_PER_MERGE` repairs
-/// that do not add cages (boundary moves and exchanges where a second solution differs).
+/// that do not add cages (boundary moves and exchanges where a second solution differs), each
+/// check asking for `SOLUTIONS_PER_CHECK` solutions so the repairs see many at once.
 fn repaired<R: Rng>(
     g: &Geometry,
     cages: Vec<Cage>,
@@ -143,11 +183,67 @@ fn repaired<R: Rng>(
         cage_count: (rules.cage_count.0.min(n), n),
         ..rules.clone()
     };
-    let mut once = Some(CageLayout::from_cages(g.cell_count(), &cages, solution));
-    let draw = |_: &mut R| once.take();
-    unique_zero_given(g, solution, draw, &capped, REPAIRS_PER_MERGE, checker, rng)
-        .ok()
-        .map(|(p, _)| p)
+    let mut layout = CageLayout::from_cages(g.cell_count(), &cages, solution);
+    let mut alternatives: Vec<Grid> = Vec::new();
+    let mut edits = REPAIRS_PER_MERGE;
+    loop {
+        let cages = layout.to_cages(solution);
+        let puzzle = Puzzle::new(g.clone(), Grid::empty(g.size()), cages).ok()?;
+        match checker.check(&puzzle, solution, SOLUTIONS_PER_CHECK) {
+            Verdict::Unique => return Some(puzzle),
+            Verdict::Undecided => return None,
+            Verdict::Multiple(found) => alternatives.extend(found),
+        }
+        while alternatives.iter().any(|a| layout.admits(solution, a)) {
+            if edits == 0 || !repair(&mut layout, g, solution, &alternatives, &capped, rng) {
+                return None;
+            }
+            edits -= 1;
+        }
+    }
+}
+
+/// Layouts with the same cages but one cell moved out of a cage of three or more (that stays
+/// connected) into a touching cage lacking its digit, each with the source cage's size.
+fn shifts(
+    g: &Geometry,
+    cages: &[Cage],
+    solution: &Grid,
+    max_size: usize,
+) -> Vec<(usize, Vec<Cage>)> {
+    let digit = |c: Cell| solution.get(c).expect("complete solution");
+    let (owner, digits) = owners(g, cages, solution);
+    let mut out = Vec::new();
+    for (a, cage) in cages.iter().enumerate().filter(|(_, c)| c.len() >= 3) {
+        for &x in &cage.cells {
+            let rest: Vec<Cell> = cage.cells.iter().copied().filter(|&y| y != x).collect();
+            if !g.is_connected(&rest) {
+                continue;
+            }
+            let mut seen = Vec::new();
+            for k in g.neighbours(x).map(|y| owner[y.as_index()]) {
+                if k == a
+                    || seen.contains(&k)
+                    || cages[k].len() >= max_size
+                    || digits[k].contains(digit(x))
+                {
+                    continue;
+                }
+                seen.push(k);
+                let mut home = cages[k].cells.clone();
+                home.push(x);
+                out.push((
+                    cage.len(),
+                    replaced(cages, &[a, k], vec![rest.clone(), home]),
+                ));
+            }
+        }
+    }
+    let (lens, next): (Vec<usize>, Vec<_>) = out.into_iter().unzip();
+    lens.into_iter()
+        .zip(with_sums(next, solution))
+        .map(|(len, (_, cages))| (len, cages))
+        .collect()
 }
 
 /// Layouts with one cage fewer: cage `a` dissolved into its neighbours, each of its cells
@@ -162,16 +258,7 @@ fn dissolutions<R: Rng>(
     rng: &mut R,
 ) -> Vec<(usize, Vec<Cage>)> {
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let mut owner = vec![usize::MAX; g.cell_count()];
-    for (i, cage) in cages.iter().enumerate() {
-        for c in &cage.cells {
-            owner[c.as_index()] = i;
-        }
-    }
-    let digits: Vec<DigitSet> = cages
-        .iter()
-        .map(|cage| cage.cells.iter().map(|&c| digit(c)).collect())
-        .collect();
+    let (owner, digits) = owners(g, cages, solution);
     let mut out = Vec::new();
     for a in 0..cages.len() {
         for _ in 0..DISSOLVE_DRAWS {
@@ -238,17 +325,8 @@ fn merge_candidates(
     solution: &Grid,
     max_size: usize,
 ) -> Vec<(usize, Vec<Cage>)> {
-    let mut owner = vec![usize::MAX; g.cell_count()];
-    for (i, cage) in cages.iter().enumerate() {
-        for c in &cage.cells {
-            owner[c.as_index()] = i;
-        }
-    }
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let digits: Vec<DigitSet> = cages
-        .iter()
-        .map(|cage| cage.cells.iter().map(|&c| digit(c)).collect())
-        .collect();
+    let (owner, digits) = owners(g, cages, solution);
     let mut out = Vec::new();
     for (i, cage) in cages.iter().enumerate() {
         let mut seen = Vec::new();
@@ -297,6 +375,21 @@ fn merge_candidates(
         }
     }
     with_sums(out, solution)
+}
+
+/// The cage index of every cell and the solution digits of every cage.
+fn owners(g: &Geometry, cages: &[Cage], solution: &Grid) -> (Vec<usize>, Vec<DigitSet>) {
+    let mut owner = vec![usize::MAX; g.cell_count()];
+    for (i, cage) in cages.iter().enumerate() {
+        for c in &cage.cells {
+            owner[c.as_index()] = i;
+        }
+    }
+    let digits = cages
+        .iter()
+        .map(|cage| cage.cells.iter().filter_map(|&c| solution.get(c)).collect())
+        .collect();
+    (owner, digits)
 }
 
 /// The new cages' sums read from `solution` (their cells sorted).

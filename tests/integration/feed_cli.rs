@@ -428,7 +428,7 @@ fn generate_tops_up_a_short_pool_the_same_way_twice() {
             args.extend(["--generate", "--seed", "11"]);
             let report = ok(d, &args);
             assert!(
-                report.contains("--generate: killer 9x9 seed 11, items 0..64"),
+                report.contains("--generate: killer 9x9 extreme seed 11, items 0..64"),
                 "{report}"
             );
             assert!(

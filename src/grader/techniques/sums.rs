@@ -672,11 +672,17 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
     }
     // Each candidate of each cell is tested by a search for one assignment that gives it (the
     // assignment found also vouches for the digits it gives the other cells), instead of
-    // listing every assignment: far fewer nodes when most candidates survive.
+    // listing every assignment: far fewer nodes when most candidates survive. The search takes
+    // the cell under test first, then the others fewest candidates first.
+    let mut by_size = [0usize; MAX_UNKNOWN];
+    for (i, slot) in by_size[..u].iter_mut().enumerate() {
+        *slot = i;
+    }
+    by_size[..u].sort_by_key(|&i| (cands[i].count_ones(), i));
     let mut search = Search {
         cands: [0; MAX_UNKNOWN],
-        sees,
-        coefs,
+        sees: [0; MAX_UNKNOWN],
+        coefs: [0; MAX_UNKNOWN],
         len: u,
         suffix: [(0, 0); MAX_UNKNOWN + 1],
         values: [0; MAX_UNKNOWN],
@@ -690,15 +696,40 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
             continue;
         }
         let mut todo = cands[i] & !keep[i];
+        if todo == 0 {
+            continue;
+        }
+        // Search position p holds cell order[p]; `sees` is renumbered to positions.
+        let mut order = [i; MAX_UNKNOWN];
+        for (p, &j) in (1..).zip(by_size[..u].iter().filter(|&&j| j != i)) {
+            order[p] = j;
+        }
+        let mut at = [0usize; MAX_UNKNOWN];
+        for (p, &j) in order[..u].iter().enumerate() {
+            at[j] = p;
+        }
+        for (p, &j) in order[..u].iter().enumerate() {
+            search.coefs[p] = coefs[j];
+            let mut bits = sees[j];
+            let mut renumbered = 0u16;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                renumbered |= 1 << at[k];
+            }
+            search.sees[p] = renumbered;
+        }
         while todo != 0 {
             let bit = todo & todo.wrapping_neg();
             todo &= todo - 1;
-            search.cands = cands;
-            search.cands[i] = bit;
+            for (p, &j) in order[..u].iter().enumerate() {
+                search.cands[p] = cands[j];
+            }
+            search.cands[0] = bit;
             search.bounds();
             if search.go(0, total) {
-                for (k, v) in keep[..u].iter_mut().zip(&search.values) {
-                    *k |= 1 << (v - 1);
+                for (p, &j) in order[..u].iter().enumerate() {
+                    keep[j] |= 1 << (search.values[p] - 1);
                 }
                 todo &= !keep[i];
             }

@@ -18,37 +18,50 @@ const MAX_ROUNDS: usize = 40;
 
 /// Follow singles and cage combinations from a board; `Err` says which rule broke.
 fn propagate(board: &mut Board) -> Result<(), Broken> {
+    let all = crate::bitset::DigitSet::all(board.size()).bits();
     for _ in 0..MAX_ROUNDS {
-        for c in open_cells(board).collect::<Vec<_>>() {
-            if board.candidates(c).is_empty() {
-                return Err(format!("{} has no candidate left", name(board, c)));
-            }
+        if let Some(c) = open_cells(board).find(|&c| board.candidates(c).is_empty()) {
+            return Err(format!("{} has no candidate left", name(board, c)));
         }
         let mut singles: Vec<(Cell, Digit)> = open_cells(board)
             .filter(|&c| board.candidates(c).len() == 1)
             .map(|c| (c, board.candidates(c).first().unwrap()))
             .collect();
+        // Hidden singles and digits without a place, per house: the digits its open cells hold
+        // at least once and at least twice.
         for h in houses(board) {
-            let placed: Vec<Digit> = board
-                .house_set(h)
-                .iter()
-                .filter_map(|c| board.placed(c))
-                .collect();
-            for d in digits(board) {
-                if placed.contains(&d) {
-                    continue;
-                }
-                let places = board.places_for(h, d);
-                match places.len() {
-                    0 => {
-                        return Err(format!(
-                            "{} has no place left for {}",
-                            house_name(board, h),
-                            d.get()
-                        ))
+            let (mut placed, mut once, mut twice) = (0u16, 0u16, 0u16);
+            for &c in board.house_cells(h) {
+                match board.placed(c) {
+                    Some(d) => placed |= 1 << d.as_index(),
+                    None => {
+                        let b = board.candidates(c).bits();
+                        twice |= once & b;
+                        once |= b;
                     }
-                    1 => singles.push((places.iter().next().unwrap(), d)),
-                    _ => {}
+                }
+            }
+            let missing = all & !placed & !once;
+            if missing != 0 {
+                return Err(format!(
+                    "{} has no place left for {}",
+                    house_name(board, h),
+                    missing.trailing_zeros() + 1
+                ));
+            }
+            let mut single = once & !twice & !placed;
+            while single != 0 {
+                let b = single.trailing_zeros();
+                single &= single - 1;
+                let d = Digit::new(b as u8 + 1);
+                let place = board
+                    .house_cells(h)
+                    .iter()
+                    .copied()
+                    .filter(|&c| is_open(board, c) && board.candidates(c).contains(d))
+                    .min_by_key(|c| c.as_index());
+                if let Some(c) = place {
+                    singles.push((c, d));
                 }
             }
         }

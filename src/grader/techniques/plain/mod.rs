@@ -165,7 +165,9 @@ pub(crate) fn cage_live(board: &Board, cage: usize) -> Option<(DigitSet, DigitSe
     let k = &board.puzzle().cages()[cage];
     let mut placed = DigitSet::EMPTY;
     let mut placed_sum = 0u16;
-    let mut open = Vec::with_capacity(k.cells.len());
+    // A cage has at most N <= 16 cells: its open cells' candidates fit inline.
+    let mut room = [DigitSet::EMPTY; 16];
+    let mut len = 0;
     let mut union = DigitSet::EMPTY;
     for &c in &k.cells {
         match board.placed(c) {
@@ -174,11 +176,13 @@ pub(crate) fn cage_live(board: &Board, cage: usize) -> Option<(DigitSet, DigitSe
                 placed_sum += u16::from(d.get());
             }
             None => {
-                open.push(board.candidates(c));
+                room[len] = board.candidates(c);
+                len += 1;
                 union = union.union(board.candidates(c));
             }
         }
     }
+    let open = &room[..len];
     if placed_sum > k.sum {
         return None;
     }
