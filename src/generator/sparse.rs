@@ -25,6 +25,7 @@ use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
+use crate::solver::combos::Combos;
 use rand::Rng;
 
 /// Merge candidates checked per merge before the layout is given up.
@@ -73,7 +74,7 @@ pub fn merge_down<R: Rng>(
 ) -> Option<Puzzle> {
     let mut search = Search {
         g: puzzle.geometry().clone(),
-        combos: Combinations::new(puzzle.size()),
+        combos: Combos::of(puzzle.size()),
         solution,
         rules,
         end: checker.calls.saturating_add(CALLS_PER_START),
@@ -84,7 +85,7 @@ pub fn merge_down<R: Rng>(
 /// A depth-first search over merge sequences, bounded by solver calls.
 struct Search<'a> {
     g: Geometry,
-    combos: Combinations,
+    combos: &'static Combos,
     solution: &'a Grid,
     rules: &'a LayoutRules,
     /// The checker's call count at which the search gives up.
@@ -119,7 +120,7 @@ impl Search<'_> {
             .map(|(at, next)| {
                 let share = next[at..]
                     .iter()
-                    .map(|c| self.combos.share(c.len(), c.sum))
+                    .map(|c| share(self.combos, c.len(), c.sum))
                     .max()
                     .unwrap_or(0);
                 (share, rng.random::<u32>(), next)
@@ -429,41 +430,12 @@ fn replaced(cages: &[Cage], drop: &[usize], new: Vec<Vec<Cell>>) -> (usize, Vec<
     (at, next)
 }
 
-/// How many sets of `len` distinct digits 1..=n add up to each sum.
-struct Combinations {
-    /// `table[len][sum]`.
-    table: Vec<Vec<u64>>,
-}
-
-impl Combinations {
-    fn new(n: usize) -> Self {
-        let max_sum = n * (n + 1) / 2;
-        let mut table = vec![vec![0u64; max_sum + 1]; n + 1];
-        table[0][0] = 1;
-        for d in 1..=n {
-            for len in (1..=d).rev() {
-                for sum in (d..=max_sum).rev() {
-                    table[len][sum] += table[len - 1][sum - d];
-                }
-            }
-        }
-        Combinations { table }
-    }
-
-    /// The share (parts per million) of all `len`-digit sets that add up to `sum`: how little
-    /// the sum tells (a 9-cell cage's 45: everything, nothing told).
-    fn share(&self, len: usize, sum: u16) -> u64 {
-        let all: u64 = self.table.get(len).map_or(0, |row| row.iter().sum());
-        self.count(len, sum) * 1_000_000 / all.max(1)
-    }
-
-    fn count(&self, len: usize, sum: u16) -> u64 {
-        self.table
-            .get(len)
-            .and_then(|row| row.get(sum as usize))
-            .copied()
-            .unwrap_or(0)
-    }
+/// The share (parts per million) of all `len`-digit sets of `combos` that add up to `sum`: how
+/// little the sum tells (a 9-cell cage's 45: everything, nothing told).
+fn share(combos: &Combos, len: usize, sum: u16) -> u64 {
+    let count = |s: usize| combos.get(len, s).len() as u64;
+    let all: u64 = (0..=combos.max_sum()).map(count).sum();
+    count(sum as usize) * 1_000_000 / all.max(1)
 }
 
 #[cfg(test)]
@@ -543,16 +515,17 @@ mod tests {
 
     #[test]
     fn combinations_of_nine_digits() {
-        let c = Combinations::new(9);
-        assert_eq!(c.count(2, 3), 1); // 1+2
-        assert_eq!(c.count(2, 10), 4); // 1+9 2+8 3+7 4+6
-        assert_eq!(c.count(5, 15), 1);
-        assert_eq!(c.count(9, 45), 1);
-        assert_eq!(c.count(3, 15), 8);
-        assert_eq!(c.count(2, 2), 0);
-        let all: u64 = (0..=45).map(|s| c.count(4, s)).sum();
+        let c = Combos::of(9);
+        let count = |len: usize, sum: usize| c.get(len, sum).len();
+        assert_eq!(count(2, 3), 1); // 1+2
+        assert_eq!(count(2, 10), 4); // 1+9 2+8 3+7 4+6
+        assert_eq!(count(5, 15), 1);
+        assert_eq!(count(9, 45), 1);
+        assert_eq!(count(3, 15), 8);
+        assert_eq!(count(2, 2), 0);
+        let all: usize = (0..=45).map(|s| count(4, s)).sum();
         assert_eq!(all, 126); // 9 choose 4
-        assert_eq!(c.share(9, 45), 1_000_000);
-        assert!(c.share(5, 15) < c.share(2, 10));
+        assert_eq!(share(c, 9, 45), 1_000_000);
+        assert!(share(c, 5, 15) < share(c, 2, 10));
     }
 }
