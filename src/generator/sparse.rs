@@ -20,7 +20,6 @@ use super::layout::CageLayout;
 use super::layout::LayoutRules;
 use super::repair::repair;
 use super::unique::{Checker, Verdict};
-use crate::bitset::DigitSet;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
@@ -212,8 +211,7 @@ fn shifts(
     solution: &Grid,
     max_size: usize,
 ) -> Vec<(usize, Vec<Cage>)> {
-    let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let (owner, digits) = owners(g, cages, solution);
+    let layout = CageLayout::from_cages(g.cell_count(), cages, solution);
     let mut out = Vec::new();
     for (a, cage) in cages.iter().enumerate().filter(|(_, c)| c.len() >= 3) {
         for &x in &cage.cells {
@@ -221,16 +219,7 @@ fn shifts(
             if !g.is_connected(&rest) {
                 continue;
             }
-            let mut seen = Vec::new();
-            for k in g.neighbours(x).map(|y| owner[y.as_index()]) {
-                if k == a
-                    || seen.contains(&k)
-                    || cages[k].len() >= max_size
-                    || digits[k].contains(digit(x))
-                {
-                    continue;
-                }
-                seen.push(k);
+            for k in homes(g, &layout, solution, x, max_size, &[]) {
                 let mut home = cages[k].cells.clone();
                 home.push(x);
                 out.push((
@@ -259,26 +248,22 @@ fn dissolutions<R: Rng>(
     rng: &mut R,
 ) -> Vec<(usize, Vec<Cage>)> {
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let (owner, digits) = owners(g, cages, solution);
+    let start = CageLayout::from_cages(g.cell_count(), cages, solution);
     let mut out = Vec::new();
     for a in 0..cages.len() {
         for _ in 0..DISSOLVE_DRAWS {
-            let mut owner = owner.clone();
-            let mut grown: Vec<(usize, Vec<Cell>, DigitSet)> = Vec::new();
+            let mut layout = start.clone();
+            // The cages that took cells, in the order they first did.
+            let mut grown: Vec<usize> = Vec::new();
             let mut left = cages[a].cells.clone();
             while !left.is_empty() {
                 let mut options = Vec::new();
                 for (xi, &x) in left.iter().enumerate() {
-                    for y in g.neighbours(x) {
-                        let k = owner[y.as_index()];
-                        if k == a || options.contains(&(xi, k)) {
-                            continue;
-                        }
-                        let (len, has) = match grown.iter().find(|e| e.0 == k) {
-                            Some(e) => (e.1.len(), e.2),
-                            None => (cages[k].len(), digits[k]),
-                        };
-                        if len < max_size && !has.contains(digit(x)) {
+                    for k in g.neighbours(x).filter_map(|y| layout.cage_of(y)) {
+                        if k != a
+                            && !options.contains(&(xi, k))
+                            && layout.accepts(k, digit(x), max_size)
+                        {
                             options.push((xi, k));
                         }
                     }
@@ -287,28 +272,19 @@ fn dissolutions<R: Rng>(
                     break;
                 };
                 let x = left.swap_remove(xi);
-                owner[x.as_index()] = k;
-                match grown.iter_mut().find(|e| e.0 == k) {
-                    Some(e) => {
-                        e.1.push(x);
-                        e.2.insert(digit(x));
-                    }
-                    None => {
-                        let mut cells = cages[k].cells.clone();
-                        cells.push(x);
-                        let mut has = digits[k];
-                        has.insert(digit(x));
-                        grown.push((k, cells, has));
-                    }
+                layout.release(x, digit(x));
+                layout.push(k, x, digit(x));
+                if !grown.contains(&k) {
+                    grown.push(k);
                 }
             }
             if left.is_empty() {
-                let mut drop: Vec<usize> = grown.iter().map(|e| e.0).collect();
+                let mut drop = grown.clone();
                 drop.push(a);
                 out.push(replaced(
                     cages,
                     &drop,
-                    grown.into_iter().map(|e| e.1).collect(),
+                    grown.iter().map(|&k| layout.cells(k).to_vec()).collect(),
                 ));
             }
         }
@@ -327,18 +303,17 @@ fn merge_candidates(
     max_size: usize,
 ) -> Vec<(usize, Vec<Cage>)> {
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let (owner, digits) = owners(g, cages, solution);
+    let layout = CageLayout::from_cages(g.cell_count(), cages, solution);
     let mut out = Vec::new();
     for (i, cage) in cages.iter().enumerate() {
         let mut seen = Vec::new();
         for &c in &cage.cells {
-            for nb in g.neighbours(c) {
-                let j = owner[nb.as_index()];
-                if j == usize::MAX || j == i || seen.contains(&j) {
+            for j in g.neighbours(c).filter_map(|nb| layout.cage_of(nb)) {
+                if j == i || seen.contains(&j) {
                     continue;
                 }
                 seen.push(j);
-                let shared = digits[i].intersection(digits[j]);
+                let shared = layout.digits(i).intersection(layout.digits(j));
                 if shared.is_empty() {
                     if i < j && cage.len() + cages[j].len() <= max_size {
                         let mut cells = cage.cells.clone();
@@ -360,14 +335,7 @@ fn merge_candidates(
                 if rest.is_empty() || !g.is_connected(&cells) {
                     continue;
                 }
-                for k in g.neighbours(x).map(|y| owner[y.as_index()]) {
-                    if k == i
-                        || k == j
-                        || cages[k].len() >= max_size
-                        || digits[k].contains(digit(x))
-                    {
-                        continue;
-                    }
+                for k in homes(g, &layout, solution, x, max_size, &[i]) {
                     let mut home = cages[k].cells.clone();
                     home.push(x);
                     out.push(replaced(cages, &[i, j, k], vec![cells.clone(), home]));
@@ -378,19 +346,29 @@ fn merge_candidates(
     with_sums(out, solution)
 }
 
-/// The cage index of every cell and the solution digits of every cage.
-fn owners(g: &Geometry, cages: &[Cage], solution: &Grid) -> (Vec<usize>, Vec<DigitSet>) {
-    let mut owner = vec![usize::MAX; g.cell_count()];
-    for (i, cage) in cages.iter().enumerate() {
-        for c in &cage.cells {
-            owner[c.as_index()] = i;
+/// The cages next to `x` (not its own, nor those of `skip`; each once, in neighbour order) that
+/// could take it: below `max_size` and lacking its digit.
+fn homes(
+    g: &Geometry,
+    layout: &CageLayout,
+    solution: &Grid,
+    x: Cell,
+    max_size: usize,
+    skip: &[usize],
+) -> Vec<usize> {
+    let digit = solution.get(x).expect("complete solution");
+    let own = layout.cage_of(x);
+    let mut found = Vec::new();
+    for k in g.neighbours(x).filter_map(|y| layout.cage_of(y)) {
+        if Some(k) != own
+            && !skip.contains(&k)
+            && !found.contains(&k)
+            && layout.accepts(k, digit, max_size)
+        {
+            found.push(k);
         }
     }
-    let digits = cages
-        .iter()
-        .map(|cage| cage.cells.iter().filter_map(|&c| solution.get(c)).collect())
-        .collect();
-    (owner, digits)
+    found
 }
 
 /// The new cages' sums read from `solution` (their cells sorted).
@@ -441,6 +419,7 @@ fn share(combos: &Combos, len: usize, sum: u16) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitset::DigitSet;
     use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
     use crate::solver;
     use rand::SeedableRng;
