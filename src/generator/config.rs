@@ -330,7 +330,7 @@ pub(super) fn weights_for_mean(max_size: usize, mean: f64) -> Vec<u32> {
 }
 
 /// Extra drawn size a cage needs to end at a given mean: growth stops short of its drawn size
-/// where no free neighbour with a new digit is left (measured with `examples/level_probe`).
+/// where no free neighbour with a new digit is left (measured with `scripts/level_probe.rs`).
 const GROWTH_SHORTFALL: f64 = 1.15;
 
 /// Weights (index = size) reaching up to `max_size`, reweighted by `exp(lambda x size)` so their
