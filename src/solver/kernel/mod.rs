@@ -86,6 +86,8 @@ pub(crate) struct Search<'a> {
     since_decay: u32,
     /// Bounds of small digit sets for the linear sums (empty until they are derived).
     extremes: &'static [[u8; 4]],
+    /// Cages changed since the exact cage rule last examined them (hard searches only).
+    xdirty: [u64; DIRTY_WORDS],
 }
 
 /// Conflicts between two halvings of the conflict counts (2^14, as sigh's solver).
@@ -137,6 +139,7 @@ impl<'a> Search<'a> {
                 Some(_) => linear::extremes_table(),
                 None => &[],
             },
+            xdirty: [0; DIRTY_WORDS],
         };
         for i in 0..cages.cages.len() {
             search.mark(i);
@@ -356,7 +359,10 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                self.real_cage(st, i)?;
+                if self.linear_set.is_some() {
+                    self.xdirty[(i >> 6) & (DIRTY_WORDS - 1)] |= 1 << (i & 63);
+                }
+                self.real_cage(st, i, false)?;
                 continue;
             }
             if self.vdirty != 0 {
@@ -371,7 +377,11 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.hidden_singles(st)?;
-            if self.qlen == 0 && !self.locked_candidates(st)? && !self.linear_sums(st)? {
+            if self.qlen == 0
+                && !self.locked_candidates(st)?
+                && !self.exact_cages(st)?
+                && !self.linear_sums(st)?
+            {
                 return Ok(());
             }
         }
@@ -418,6 +428,26 @@ impl<'a> Search<'a> {
             self.linear(st, set.sums[i])?;
             if self.edits != before {
                 return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The exact cage rule over the cages changed since it last saw them (hard searches only,
+    /// after the cheaper rules): true once one of them pruned.
+    fn exact_cages(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        if self.linear_set.is_none() {
+            return Ok(false);
+        }
+        let before = self.edits;
+        for w in 0..DIRTY_WORDS {
+            while self.xdirty[w] != 0 {
+                let tz = self.xdirty[w].trailing_zeros() as usize;
+                self.xdirty[w] &= self.xdirty[w] - 1;
+                self.real_cage(st, w * 64 + tz, true)?;
+                if self.edits != before {
+                    return Ok(true);
+                }
             }
         }
         Ok(false)
@@ -598,6 +628,7 @@ impl<'a> Search<'a> {
     fn clear_pending(&mut self) {
         self.qlen = 0;
         self.dirty = [0; DIRTY_WORDS];
+        self.xdirty = [0; DIRTY_WORDS];
         self.vdirty = 0;
         self.ldirty = [0; 4];
     }
