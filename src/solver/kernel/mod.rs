@@ -78,7 +78,7 @@ pub(crate) struct Search<'a> {
     edits: u64,
     quota: Quota<'a>,
     /// Per cell, how often setting it led straight to a contradiction (from a start given by
-    /// `seed_conflicts`), halved every `DECAY_INTERVAL` conflicts (the conflict-directed
+    /// `seed_conflicts`), halved every `HARD_DECAY_INTERVAL` conflicts (the conflict-directed
     /// branching of sigh's Interactive Sudoku Solver: cells that failed before are tried first,
     /// so later dead ends show sooner).
     conflicts: [u32; MAX_CELLS],
@@ -90,8 +90,15 @@ pub(crate) struct Search<'a> {
     xdirty: [u64; DIRTY_WORDS],
 }
 
-/// Conflicts between two halvings of the conflict counts (2^14, as sigh's solver).
+/// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
+/// sigh's solver).
 const DECAY_INTERVAL: u32 = 1 << 14;
+
+/// Conflicts between two halvings of the conflict counts in a hard search. With the exact cage
+/// rule, on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, nodes in all): 2^12 6.05M
+/// with four over the limit, 2^14 6.17M, 2^15 5.75M, 2^16 5.46M, 2^17 5.41M, 2^18 (no halving
+/// in these searches) 5.39M. Halving per node instead of per conflict (as sigh's solver): 7.02M.
+const HARD_DECAY_INTERVAL: u32 = 1 << 16;
 
 impl<'a> Search<'a> {
     /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
@@ -616,7 +623,7 @@ impl<'a> Search<'a> {
         self.conflicts[cell] += 1;
         self.clear_pending();
         self.since_decay += 1;
-        if self.since_decay == DECAY_INTERVAL {
+        if self.since_decay == HARD_DECAY_INTERVAL {
             self.since_decay = 0;
             for x in &mut self.conflicts[..self.layout.cells] {
                 *x >>= 1;

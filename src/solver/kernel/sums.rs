@@ -558,11 +558,11 @@ mod tests {
                 return true;
             }
             let mut any = false;
-            for d in 0..9 {
+            for d in 0..9i32 {
                 let b = 1u16 << d;
                 if xs[i] & b != 0 && used & b == 0 {
                     path[i] = b;
-                    any |= walk(xs, i + 1, used | b, left - d as i32 - 1, got, req, path);
+                    any |= walk(xs, i + 1, used | b, left - d - 1, got, req, path);
                 }
             }
             any
