@@ -88,6 +88,8 @@ pub(crate) struct Search<'a> {
     extremes: &'static [[u8; 4]],
     /// Cages changed since the exact cage rule last examined them (hard searches only).
     xdirty: [u64; DIRTY_WORDS],
+    /// Whether cages are filtered exactly: hard searches on grids up to 9x9 (`sums::cage_exact`).
+    pub(super) exact: bool,
 }
 
 /// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
@@ -147,6 +149,7 @@ impl<'a> Search<'a> {
                 None => &[],
             },
             xdirty: [0; DIRTY_WORDS],
+            exact: linear_set.is_some() && layout.n <= sums::SUBSET_BITS,
         };
         for i in 0..cages.cages.len() {
             search.mark(i);
@@ -366,7 +369,7 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                if self.linear_set.is_some() {
+                if self.exact {
                     self.xdirty[(i >> 6) & (DIRTY_WORDS - 1)] |= 1 << (i & 63);
                 }
                 self.real_cage(st, i, false)?;
@@ -443,7 +446,7 @@ impl<'a> Search<'a> {
     /// The exact cage rule over the cages changed since it last saw them (hard searches only,
     /// after the cheaper rules): true once one of them pruned.
     fn exact_cages(&mut self, st: &mut State) -> Result<bool, Contradiction> {
-        if self.linear_set.is_none() {
+        if !self.exact {
             return Ok(false);
         }
         let before = self.edits;

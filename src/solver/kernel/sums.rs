@@ -162,7 +162,7 @@ impl Search<'_> {
             self.layout.all & !outside & !used
         };
         let xs = &xs[..open.len()];
-        if exact_wanted && self.linear_set.is_some() && self.layout.n <= SUBSET_BITS {
+        if exact_wanted && self.exact {
             return self.cage_exact(st, open, xs, s, union, must);
         }
         // In a hard search, three open cells keep only the digits of some full assignment (measured
@@ -281,7 +281,7 @@ impl Search<'_> {
 }
 
 /// Digit sets of 9x9 grids (9 bits) that `Subsets` can hold.
-const SUBSET_BITS: usize = 9;
+pub(super) const SUBSET_BITS: usize = 9;
 
 /// For `j < 6`: the bits of a word whose index lacks bit `j`.
 const LACKS: [u64; 6] = [
