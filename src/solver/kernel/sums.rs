@@ -270,7 +270,9 @@ impl Search<'_> {
                         while bits != 0 {
                             let p = w * 64 + bits.trailing_zeros() as usize;
                             bits &= bits - 1;
-                            self.remove(st, p, b)?;
+                            if st.cand[p] & b != 0 {
+                                self.remove(st, p, b)?;
+                            }
                         }
                     }
                 }
