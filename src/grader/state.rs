@@ -262,6 +262,16 @@ impl<'p> Board<'p> {
     pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
         self.changed_at[cell.as_index()] > since
     }
+    /// Become a copy of `other`, a board of the same puzzle, reusing this board's memory (for
+    /// finders that try assumptions on scratch boards).
+    pub fn copy_from(&mut self, other: &Board<'p>) {
+        debug_assert!(std::ptr::eq(self.puzzle, other.puzzle));
+        self.candidates.copy_from_slice(&other.candidates);
+        self.placed.copy_from_slice(&other.placed);
+        self.changed_at.copy_from_slice(&other.changed_at);
+        self.clock = other.clock;
+        self.explaining = other.explaining;
+    }
     /// Apply a step's placements and eliminations; `Err` if a cell is left with no candidate.
     pub fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {
         for &(c, d) in &step.placements {

@@ -311,10 +311,25 @@ fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mu
             if d & !missing != 0 || all_units <= size {
                 continue;
             }
-            let hit: Vec<usize> = (0..units.len()).filter(|&i| units[i].hits(d)).collect();
-            if hit.len() != size || hit.iter().all(|&i| units[i].cage.is_none()) {
+            // The units that must hold one of `d`, as a bit mask (a house has at most 16 units);
+            // the scan stops as soon as there are too many.
+            let (mut mask_hit, mut count, mut any_cage) = (0u32, 0usize, false);
+            for (i, u) in units.iter().enumerate() {
+                if u.hits(d) {
+                    count += 1;
+                    if count > size {
+                        break;
+                    }
+                    mask_hit |= 1 << i;
+                    any_cage |= u.cage.is_some();
+                }
+            }
+            if count != size || !any_cage {
                 continue;
             }
+            let hit: Vec<usize> = (0..units.len())
+                .filter(|&i| mask_hit & (1 << i) != 0)
+                .collect();
             let mut step = Step::new(Technique::KillerSubset);
             let mut held = CellSet::EMPTY;
             for &i in &hit {

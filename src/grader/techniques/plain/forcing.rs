@@ -7,7 +7,8 @@
 //! Premises are tried smallest first: bivalue cells, digits with two places, then three.
 
 use super::{cage_live, cage_name, digits, house_name, houses, is_open, name, open_cells, Board};
-use crate::geometry::{Cell, Digit};
+use crate::bitset::DigitSet;
+use crate::geometry::{Cell, Digit, House};
 use crate::grader::step::{Step, Technique};
 
 /// Why a branch broke.
@@ -95,24 +96,55 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
     Ok(())
 }
 
-/// One premise: a set of choices exactly one of which is true, and how to name it.
+/// One premise: a set of choices exactly one of which is true (a cell's digits, or a digit's
+/// places in a house), named only when a step needs its words.
 struct Premise {
-    choices: Vec<(Cell, Digit)>,
-    what: String,
+    choices: [(Cell, Digit); 3],
+    len: usize,
+    /// The house of a digit premise (`None` for a cell's digits).
+    house: Option<House>,
 }
 
-fn premises(board: &Board, width: u32) -> Vec<Premise> {
-    let mut out = Vec::new();
+impl Premise {
+    fn choices(&self) -> &[(Cell, Digit)] {
+        &self.choices[..self.len]
+    }
+    fn what(&self, board: &Board) -> String {
+        let choices = self.choices();
+        let (c, d) = choices[0];
+        match self.house {
+            None => format!(
+                "{} is {}",
+                name(board, c),
+                super::digit_list(board.candidates(c)).replace('/', " or ")
+            ),
+            Some(h) => {
+                let cells: Vec<Cell> = choices.iter().map(|&(c, _)| c).collect();
+                format!(
+                    "the {} of {} is in {}",
+                    d.get(),
+                    house_name(board, h),
+                    super::names(board, &cells).replace(", ", " or ")
+                )
+            }
+        }
+    }
+}
+
+/// The premises of `width` choices, in order: cells, then house digits.
+fn premises(board: &Board, width: u32, out: &mut Vec<Premise>) {
+    out.clear();
+    let mut choices = [(Cell::new(0), Digit::new(1)); 3];
     for c in open_cells(board) {
         let cand = board.candidates(c);
         if cand.len() == width {
+            for (slot, d) in choices.iter_mut().zip(cand.iter()) {
+                *slot = (c, d);
+            }
             out.push(Premise {
-                choices: cand.iter().map(|d| (c, d)).collect(),
-                what: format!(
-                    "{} is {}",
-                    name(board, c),
-                    super::digit_list(cand).replace('/', " or ")
-                ),
+                choices,
+                len: width as usize,
+                house: None,
             });
         }
     }
@@ -120,33 +152,61 @@ fn premises(board: &Board, width: u32) -> Vec<Premise> {
         for d in digits(board) {
             let places = board.places_for(h, d);
             if places.len() as u32 == width {
-                let cells: Vec<Cell> = places.iter().collect();
+                for (slot, c) in choices.iter_mut().zip(places.iter()) {
+                    *slot = (c, d);
+                }
                 out.push(Premise {
-                    what: format!(
-                        "the {} of {} is in {}",
-                        d.get(),
-                        house_name(board, h),
-                        super::names(board, &cells).replace(", ", " or ")
-                    ),
-                    choices: cells.into_iter().map(|c| (c, d)).collect(),
+                    choices,
+                    len: width as usize,
+                    house: Some(h),
                 });
             }
         }
     }
-    out
+}
+
+/// What following one choice gave: the candidates it left, or why it broke. A choice appears in
+/// several premises (its cell's, and its digit's in each of its houses); it is followed once.
+enum Branch {
+    Survived(Vec<DigitSet>),
+    Broke(Broken),
 }
 
 /// A bounded cell or digit forcing chain.
 pub fn find_forcing_chain(board: &Board) -> Option<Step> {
+    let n = board.size();
+    let cells = board.geometry().cell_count();
+    // Per (cell, digit): index into `branches` of the choice followed from this board.
+    let mut followed: Vec<u32> = vec![u32::MAX; cells * n];
+    let mut branches: Vec<Branch> = Vec::new();
+    let mut scratch = board.clone();
+    let mut list = Vec::new();
     for width in [2, 3] {
-        for premise in premises(board, width) {
-            let mut outcomes: Vec<Board> = Vec::with_capacity(premise.choices.len());
-            for &(c, d) in &premise.choices {
-                let mut branch = board.clone();
-                branch.place(c, d);
-                match propagate(&mut branch) {
-                    Ok(()) => outcomes.push(branch),
-                    Err(why) => {
+        premises(board, width, &mut list);
+        for premise in &list {
+            let mut outcomes = [usize::MAX; 3];
+            for (slot, &(c, d)) in outcomes.iter_mut().zip(premise.choices()) {
+                let key = c.as_index() * n + d.as_index();
+                if followed[key] == u32::MAX {
+                    scratch.copy_from(board);
+                    scratch.place(c, d);
+                    let branch = match propagate(&mut scratch) {
+                        Ok(()) => Branch::Survived(
+                            board
+                                .geometry()
+                                .cells()
+                                .map(|x| scratch.candidates(x))
+                                .collect(),
+                        ),
+                        Err(why) => Branch::Broke(why),
+                    };
+                    followed[key] = branches.len() as u32;
+                    branches.push(branch);
+                }
+                let i = followed[key] as usize;
+                match &branches[i] {
+                    Branch::Survived(_) => *slot = i,
+                    Branch::Broke(why) => {
                         let mut step = Step::new(Technique::ForcingChain);
                         step.eliminations = vec![(c, d)];
                         step.cells = vec![c];
@@ -159,10 +219,17 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                     }
                 }
             }
+            let outcomes: Vec<&[DigitSet]> = outcomes[..premise.len]
+                .iter()
+                .filter_map(|&i| match &branches[i] {
+                    Branch::Survived(cands) => Some(cands.as_slice()),
+                    Branch::Broke(_) => None,
+                })
+                .collect();
             let mut eliminations = Vec::new();
             for c in open_cells(board) {
                 for d in board.candidates(c).iter() {
-                    if outcomes.iter().all(|b| !b.candidates(c).contains(d)) {
+                    if outcomes.iter().all(|b| !b[c.as_index()].contains(d)) {
                         eliminations.push((c, d));
                     }
                 }
@@ -171,10 +238,10 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                 continue;
             }
             let mut step = Step::new(Technique::ForcingChain);
-            step.cells = premise.choices.iter().map(|&(c, _)| c).collect();
+            step.cells = premise.choices().iter().map(|&(c, _)| c).collect();
             step.reason = format!(
                 "Forcing chains: {}, and every choice followed through singles removes the same candidates",
-                premise.what
+                premise.what(board)
             );
             step.eliminations = eliminations;
             return Some(step);
