@@ -12,12 +12,46 @@ use crate::grader::step::{Step, Technique};
 use crate::grader::text::{cage_text, set_text};
 use crate::solver::combos::Combos;
 
+/// Up to 16 values kept inline (a cage has at most N <= 16 cells), used as a slice: cage views
+/// are made for every cage on every look, so they do not allocate.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Inline<T: Copy> {
+    items: [T; 16],
+    len: u8,
+}
+
+impl<T: Copy> Inline<T> {
+    fn new(fill: T) -> Self {
+        Inline {
+            items: [fill; 16],
+            len: 0,
+        }
+    }
+    fn push(&mut self, x: T) {
+        self.items[self.len as usize] = x;
+        self.len += 1;
+    }
+}
+
+impl<T: Copy> std::ops::Deref for Inline<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy> std::ops::DerefMut for Inline<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
 /// A cage's empty cells with their candidates, and the sum they still need.
 #[derive(Clone, Debug)]
 pub(crate) struct CageView {
     pub(crate) index: usize,
-    pub(crate) cells: Vec<Cell>,
-    pub(crate) cands: Vec<u16>,
+    pub(crate) cells: Inline<Cell>,
+    pub(crate) cands: Inline<u16>,
     pub(crate) sum: usize,
     /// Digits already placed in the cage.
     pub(crate) placed: u16,
@@ -29,8 +63,8 @@ impl CageView {
         let cage = &board.cages()[index];
         let mut placed = 0u16;
         let mut used = 0usize;
-        let mut cells = Vec::with_capacity(cage.cells.len());
-        let mut cands = Vec::with_capacity(cage.cells.len());
+        let mut cells = Inline::new(Cell::new(0));
+        let mut cands = Inline::new(0u16);
         for &c in &cage.cells {
             match board.placed(c) {
                 Some(d) => {
@@ -67,7 +101,7 @@ impl CageView {
     /// digit has a cell?
     pub(crate) fn fits(&self, m: u16) -> bool {
         let mut union = 0;
-        for &c in &self.cands {
+        for &c in self.cands.iter() {
             if c & m == 0 {
                 return false;
             }
@@ -104,7 +138,7 @@ impl CageView {
         if step.eliminations.is_empty() {
             return None;
         }
-        step.cells = self.cells.clone();
+        step.cells = self.cells.to_vec();
         step.cages.push(self.index);
         if board.explaining() {
             step.reason = reason();
@@ -205,8 +239,13 @@ pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
                 set_text(DigitSet::from_bits(m))
             )
         };
-        let keep = vec![m; v.cells.len()];
-        v.step(board, Technique::UniqueCombination, &keep, reason)
+        let keep = [m; 16];
+        v.step(
+            board,
+            Technique::UniqueCombination,
+            &keep[..v.cells.len()],
+            reason,
+        )
     });
 }
 
@@ -235,7 +274,7 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         if k < 2 {
             return None;
         }
-        let mut keep = v.cands.clone();
+        let mut keep = v.cands;
         for (i, kept) in keep.iter_mut().enumerate() {
             let others = v
                 .cands
@@ -280,10 +319,14 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// Digits that belong to no remaining combination of a cage are removed.
 pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     each_cage(ctx, board, Memo::CageCombination, out, |board, v| {
-        let live = v.live(board.size());
-        let may = live.iter().fold(0, |a, &m| a | m);
+        let n = board.size();
+        let may = v
+            .table_combos(n)
+            .filter(|&m| v.fits(m))
+            .fold(0, |a, m| a | m);
         let reason = || {
-            let text: Vec<String> = live
+            let text: Vec<String> = v
+                .live(n)
                 .iter()
                 .map(|&m| set_text(DigitSet::from_bits(m)))
                 .collect();
@@ -292,7 +335,7 @@ pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         v.step(
             board,
             Technique::CageCombination,
-            &vec![may; v.cells.len()],
+            &[may; 16][..v.cells.len()],
             reason,
         )
     });

@@ -27,7 +27,7 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             let spots: Vec<_> = v
                 .cells
                 .iter()
-                .zip(&v.cands)
+                .zip(v.cands.iter())
                 .filter(|(_, &c)| c & (1 << d.as_index()) != 0)
                 .map(|(&c, _)| c)
                 .collect();
@@ -103,7 +103,7 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
     let may = with.iter().fold(0, |a, &m| a | m);
     let inside = board.house_set(house);
     let mut step = Step::new(Technique::MustContain);
-    for (&c, &cands) in v.cells.iter().zip(&v.cands) {
+    for (&c, &cands) in v.cells.iter().zip(v.cands.iter()) {
         let mut gone = cands & !may;
         if !inside.contains(c) {
             gone |= cands & bit;
@@ -119,7 +119,7 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
         .filter(|&&m| m & bit == 0)
         .map(|&m| set_text(DigitSet::from_bits(m)))
         .collect();
-    step.cells = v.cells.clone();
+    step.cells = v.cells.to_vec();
     step.cages.push(k);
     step.houses.push(house);
     step.reason = format!(

@@ -217,7 +217,7 @@ fn units(board: &Board, house: House) -> Option<Vec<Unit>> {
             return None;
         }
         units.push(Unit {
-            cells: v.cells,
+            cells: v.cells.to_vec(),
             combos: live,
             cage: Some(k),
         });
