@@ -18,16 +18,24 @@ type Broken = String;
 const MAX_ROUNDS: usize = 40;
 
 /// Follow singles and cage combinations from a board; `Err` says which rule broke.
-fn propagate(board: &mut Board) -> Result<(), Broken> {
+///
+/// `closed` holds, per cage, the clock at which the cage's combinations last removed all they
+/// could (0: never): a cage none of whose cells changed since then is not looked at again (its
+/// live combinations, and so what they allow, are the same).
+fn propagate(board: &mut Board, closed: &mut [u32]) -> Result<(), Broken> {
     let all = crate::bitset::DigitSet::all(board.size()).bits();
+    closed.fill(0);
+    let mut singles: Vec<(Cell, Digit)> = Vec::new();
     for _ in 0..MAX_ROUNDS {
         if let Some(c) = open_cells(board).find(|&c| board.candidates(c).is_empty()) {
             return Err(format!("{} has no candidate left", name(board, c)));
         }
-        let mut singles: Vec<(Cell, Digit)> = open_cells(board)
-            .filter(|&c| board.candidates(c).len() == 1)
-            .map(|c| (c, board.candidates(c).first().unwrap()))
-            .collect();
+        singles.clear();
+        singles.extend(
+            open_cells(board)
+                .filter(|&c| board.candidates(c).len() == 1)
+                .map(|c| (c, board.candidates(c).first().unwrap())),
+        );
         // Hidden singles and digits without a place, per house: the digits its open cells hold
         // at least once and at least twice.
         for h in houses(board) {
@@ -67,7 +75,7 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
             }
         }
         let mut changed = false;
-        for (c, d) in singles {
+        for &(c, d) in &singles {
             if is_open(board, c) && board.candidates(c).contains(d) {
                 board.place(c, d);
                 changed = true;
@@ -76,10 +84,15 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
             }
         }
         for k in 0..board.puzzle().cages().len() {
+            let cells = &board.puzzle().cages()[k].cells;
+            let since = closed[k];
+            if since != 0 && !cells.iter().any(|&c| board.changed_since(c, since)) {
+                continue;
+            }
             let Some((_, may)) = cage_live(board, k) else {
                 return Err(format!("{} has no combination left", cage_name(board, k)));
             };
-            for &c in &board.puzzle().cages()[k].cells {
+            for &c in cells {
                 if !is_open(board, c) {
                     continue;
                 }
@@ -88,6 +101,7 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
                     changed = true;
                 }
             }
+            closed[k] = board.clock();
         }
         if !changed {
             return Ok(());
@@ -180,6 +194,7 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
     let mut followed: Vec<u32> = vec![u32::MAX; cells * n];
     let mut branches: Vec<Branch> = Vec::new();
     let mut scratch = board.clone();
+    let mut closed = vec![0u32; board.puzzle().cages().len()];
     let mut list = Vec::new();
     for width in [2, 3] {
         premises(board, width, &mut list);
@@ -190,7 +205,7 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                 if followed[key] == u32::MAX {
                     scratch.copy_from(board);
                     scratch.place(c, d);
-                    let branch = match propagate(&mut scratch) {
+                    let branch = match propagate(&mut scratch, &mut closed) {
                         Ok(()) => Branch::Survived(
                             board
                                 .geometry()
