@@ -28,6 +28,8 @@ pub struct Board<'p> {
     clock: u32,
     /// The clock value at each cell's last change.
     changed_at: Vec<u32>,
+    /// The clock value at which each cell was placed (0 while empty).
+    placed_at: Vec<u32>,
     /// Do finders write their reasons (off when only grading, for speed)?
     explaining: bool,
 }
@@ -58,6 +60,7 @@ impl<'p> Board<'p> {
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
+            placed_at: vec![0; g.cell_count()],
             explaining: true,
         };
         for cell in g.cells() {
@@ -212,6 +215,7 @@ impl<'p> Board<'p> {
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
+        self.placed_at[i] = self.clock;
         let n = self.size();
         for h in self.geometry().houses_of(cell) {
             let h = h.as_index();
@@ -262,6 +266,10 @@ impl<'p> Board<'p> {
     pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
         self.changed_at[cell.as_index()] > since
     }
+    /// Was a digit placed in the cell after clock value `since`?
+    pub fn placed_since(&self, cell: Cell, since: u32) -> bool {
+        self.placed_at[cell.as_index()] > since
+    }
     /// Become a copy of `other`, a board of the same puzzle, reusing this board's memory (for
     /// finders that try assumptions on scratch boards).
     pub fn copy_from(&mut self, other: &Board<'p>) {
@@ -269,6 +277,7 @@ impl<'p> Board<'p> {
         self.candidates.copy_from_slice(&other.candidates);
         self.placed.copy_from_slice(&other.placed);
         self.changed_at.copy_from_slice(&other.changed_at);
+        self.placed_at.copy_from_slice(&other.placed_at);
         self.clock = other.clock;
         self.explaining = other.explaining;
     }

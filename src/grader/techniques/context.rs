@@ -43,6 +43,8 @@ pub struct Context {
     pub(crate) cage_sets: Arc<Vec<CellSet>>,
     /// Cells of every house.
     houses: Arc<Vec<CellSet>>,
+    /// Per house, the cells outside it of the cages that touch it.
+    pub(crate) beyond: Arc<Vec<CellSet>>,
     /// Rule-of-45 equations derived from the cage layout (those of several houses on demand).
     pub(crate) equations: Arc<Equations>,
     /// Per memo kind and item: the board clock when the finder last found nothing there.
@@ -71,6 +73,21 @@ impl Context {
             .iter()
             .map(|k| k.cells.iter().copied().collect())
             .collect();
+        let mut cage_of = vec![usize::MAX; g.cell_count()];
+        for (k, set) in cage_sets.iter().enumerate() {
+            for c in set.iter() {
+                cage_of[c.as_index()] = k;
+            }
+        }
+        let beyond: Vec<CellSet> = houses
+            .iter()
+            .map(|h| {
+                h.iter()
+                    .filter_map(|c| cage_sets.get(cage_of[c.as_index()]))
+                    .fold(CellSet::EMPTY, |a, k| a.union(k))
+                    .difference(h)
+            })
+            .collect();
         let equations = Equations::new(puzzle, &houses, &cage_sets);
         const KINDS: [Memo; MEMOS] = [
             Memo::UniqueCombination,
@@ -96,6 +113,7 @@ impl Context {
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
+            beyond: Arc::new(beyond),
             equations: Arc::new(equations),
             memo,
         }
@@ -134,6 +152,21 @@ impl Context {
     ) -> bool {
         let since = self.memo[memo as usize][item];
         since != 0 && !cells.into_iter().any(|c| board.changed_since(c, since))
+    }
+
+    /// Has nothing a house finder reads changed since it last found nothing there: the house's
+    /// cells, and whether the cells of the cages touching it outside it are placed (a cage with
+    /// an empty cell outside the house is not one of its units, so their candidates do not
+    /// matter)?
+    pub(crate) fn unchanged_house(&self, board: &Board, memo: Memo, house: usize) -> bool {
+        let since = self.memo[memo as usize][house];
+        since != 0
+            && !self.houses[house]
+                .iter()
+                .any(|c| board.changed_since(c, since))
+            && !self.beyond[house]
+                .iter()
+                .any(|c| board.placed_since(c, since))
     }
 
     /// Remember that the finder found nothing for this item at the board's current clock.

@@ -257,7 +257,7 @@ fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<St
     };
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        if unchanged_house(ctx, board, memo, house) {
+        if ctx.unchanged_house(board, memo, h) {
             continue;
         }
         let before = out.len();
@@ -266,22 +266,6 @@ fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<St
             ctx.remember(board, memo, h);
         }
     }
-}
-
-/// Has nothing a house finder reads (the house's cells and the cells of the cages touching it)
-/// changed since it last found nothing there?
-fn unchanged_house(ctx: &Context, board: &Board, memo: Memo, house: House) -> bool {
-    let cells = board.house_cells(house);
-    let cages = cells
-        .iter()
-        .filter_map(|&c| board.cage_of(c))
-        .flat_map(|k| board.cages()[k].cells.iter().copied());
-    ctx.unchanged(
-        board,
-        memo,
-        house.as_index(),
-        cells.iter().copied().chain(cages),
-    )
 }
 
 /// The next larger mask with the same number of bits (Gosper's hack).
@@ -467,7 +451,7 @@ pub fn house_partition(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        if unchanged_house(ctx, board, Memo::HousePartition, house) {
+        if ctx.unchanged_house(board, Memo::HousePartition, h) {
             continue;
         }
         let before = out.len();
