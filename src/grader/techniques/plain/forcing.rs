@@ -83,9 +83,9 @@ fn propagate(board: &mut Board, closed: &mut [u32]) -> Result<(), Broken> {
                 return Err(format!("{} cannot hold {}", name(board, c), d.get()));
             }
         }
-        for k in 0..board.puzzle().cages().len() {
+        for (k, done) in closed.iter_mut().enumerate() {
             let cells = &board.puzzle().cages()[k].cells;
-            let since = closed[k];
+            let since = *done;
             if since != 0 && !cells.iter().any(|&c| board.changed_since(c, since)) {
                 continue;
             }
@@ -101,7 +101,7 @@ fn propagate(board: &mut Board, closed: &mut [u32]) -> Result<(), Broken> {
                     changed = true;
                 }
             }
-            closed[k] = board.clock();
+            *done = board.clock();
         }
         if !changed {
             return Ok(());
