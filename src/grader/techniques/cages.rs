@@ -374,29 +374,66 @@ pub fn cage_permutation(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// without a candidate, or when another cage in the same houses has no combination left beside it.
 pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
-    let views: Vec<Option<CageView>> = (0..board.cages().len())
-        .map(|k| CageView::of(board, k))
-        .collect();
-    let lives: Vec<Vec<u16>> = views
-        .iter()
-        .map(|v| v.as_ref().map_or(Vec::new(), |v| v.live(n)))
-        .collect();
-    for (k, view) in views.iter().enumerate() {
-        let Some(v) = view else { continue };
-        let live = &lives[k];
-        let seers = ctx.seen_by_all(v.cells.iter().copied());
+    let count = board.cages().len();
+    // Views and live combinations, made only for the cages looked at (most are skipped).
+    let mut views: Vec<Option<Option<CageView>>> = vec![None; count];
+    let mut lives: Vec<Option<Vec<u16>>> = vec![None; count];
+    let view = |views: &mut Vec<Option<Option<CageView>>>, j: usize| -> Option<CageView> {
+        views[j]
+            .get_or_insert_with(|| CageView::of(board, j))
+            .clone()
+    };
+    let mut near: Vec<usize> = Vec::new();
+    for k in 0..count {
+        // A cage's verdict rests on its cells, the cells that see all its empty cells (blockers
+        // and neighbours), and the cages reaching into those (a neighbour's combinations, and
+        // whether it lies wholly there): when none of them changed it found nothing again.
+        let since = ctx.memo_clock(Memo::CombinationClash, k);
+        let fresh = since != 0
+            && !ctx.cage_sets[k]
+                .iter()
+                .any(|c| board.changed_since(c, since));
+        let seers = ctx.seen_by_all(
+            board.cages()[k]
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| board.is_empty(c)),
+        );
+        near.clear();
+        near.extend(seers.iter().filter_map(|x| board.cage_of(x)));
+        near.sort_unstable();
+        near.dedup();
+        if fresh {
+            let zone = near.iter().fold(seers, |a, &j| a.union(&ctx.cage_sets[j]));
+            if !zone.iter().any(|c| board.changed_since(c, since)) {
+                continue;
+            }
+        }
+        let Some(v) = view(&mut views, k) else {
+            continue;
+        };
+        let v = &v;
+        let live = lives[k].get_or_insert_with(|| v.live(n)).clone();
+        let live = &live;
         let blockers: Vec<Cell> = seers
             .iter()
             .filter(|&x| board.is_empty(x) && board.cage_of(x) != Some(k))
             .collect();
-        let neighbours: Vec<usize> = (0..views.len())
-            .filter(|&j| {
-                j != k
-                    && views[j]
-                        .as_ref()
-                        .is_some_and(|w| w.cells.iter().all(|c| seers.contains(*c)))
-            })
-            .collect();
+        let mut neighbours: Vec<usize> = Vec::new();
+        for &j in &near {
+            if j == k {
+                continue;
+            }
+            if let Some(w) = view(&mut views, j) {
+                if w.cells.iter().all(|c| seers.contains(*c)) {
+                    neighbours.push(j);
+                    if lives[j].is_none() {
+                        lives[j] = Some(w.live(n));
+                    }
+                }
+            }
+        }
         let mut clash = None;
         let kept: Vec<u16> = live
             .iter()
@@ -413,14 +450,20 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
                     ));
                     return false;
                 }
-                if let Some(&j) = neighbours
-                    .iter()
-                    .find(|&&j| lives[j].iter().all(|&o| o & m != 0))
-                {
+                if let Some(&j) = neighbours.iter().find(|&&j| {
+                    lives[j]
+                        .as_deref()
+                        .unwrap_or(&[])
+                        .iter()
+                        .all(|&o| o & m != 0)
+                }) {
                     clash.get_or_insert(format!(
                         "{} leaves no combination for {}",
                         set_text(DigitSet::from_bits(m)),
-                        views[j].as_ref().map_or(String::new(), |w| w.name(board))
+                        views[j]
+                            .as_ref()
+                            .and_then(|w| w.as_ref())
+                            .map_or(String::new(), |w| w.name(board))
                     ));
                     return false;
                 }
@@ -428,13 +471,17 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
             })
             .collect();
         if kept.len() == live.len() {
+            ctx.remember(board, Memo::CombinationClash, k);
             continue;
         }
         let keep = positions(v, &kept);
         let reason = || format!("in {}, {}", v.name(board), clash.unwrap_or_default());
-        if let Some(mut step) = v.step(board, Technique::CombinationClash, &keep, reason) {
-            step.cages.extend(neighbours);
-            out.push(step);
+        match v.step(board, Technique::CombinationClash, &keep, reason) {
+            Some(mut step) => {
+                step.cages.extend(neighbours);
+                out.push(step);
+            }
+            None => ctx.remember(board, Memo::CombinationClash, k),
         }
     }
 }

@@ -20,16 +20,20 @@ pub(crate) enum Memo {
     KillerTriple,
     HousePartition,
     Algebra,
+    CageSubset,
+    CagePointing,
+    CageHouseOverlap,
+    CombinationClash,
 }
 
-const MEMOS: usize = 9;
+const MEMOS: usize = 13;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
     fn per_house(self) -> bool {
         matches!(
             self,
-            Memo::KillerPair | Memo::KillerTriple | Memo::HousePartition
+            Memo::KillerPair | Memo::KillerTriple | Memo::HousePartition | Memo::CageHouseOverlap
         )
     }
 }
@@ -99,6 +103,10 @@ impl Context {
             Memo::KillerTriple,
             Memo::HousePartition,
             Memo::Algebra,
+            Memo::CageSubset,
+            Memo::CagePointing,
+            Memo::CageHouseOverlap,
+            Memo::CombinationClash,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
@@ -167,6 +175,36 @@ impl Context {
             && !self.beyond[house]
                 .iter()
                 .any(|c| board.placed_since(c, since))
+    }
+
+    /// Has nothing changed since the finder last found nothing in this house, in its cells or in
+    /// those of the cages touching it?
+    pub(crate) fn unchanged_house_and_cages(
+        &self,
+        board: &Board,
+        memo: Memo,
+        house: usize,
+    ) -> bool {
+        let since = self.memo[memo as usize][house];
+        since != 0
+            && !self.houses[house]
+                .union(&self.beyond[house])
+                .iter()
+                .any(|c| board.changed_since(c, since))
+    }
+
+    /// Has nothing in cage `k` changed since the finder last found nothing there?
+    pub(crate) fn unchanged_cage(&self, board: &Board, memo: Memo, k: usize) -> bool {
+        let since = self.memo[memo as usize][k];
+        since != 0
+            && !self.cage_sets[k]
+                .iter()
+                .any(|c| board.changed_since(c, since))
+    }
+
+    /// The clock at which the finder last found nothing for this item (0: never).
+    pub(crate) fn memo_clock(&self, memo: Memo, item: usize) -> u32 {
+        self.memo[memo as usize][item]
     }
 
     /// Remember that the finder found nothing for this item at the board's current clock.

@@ -4,7 +4,7 @@
 //! without it and removes it from the cage's cells outside the house.
 
 use super::cages::CageView;
-use super::context::Context;
+use super::context::{Context, Memo};
 use crate::bitset::DigitSet;
 use crate::geometry::{Digit, House};
 use crate::grader::state::Board;
@@ -15,10 +15,16 @@ use crate::grader::text::{house_name, set_text};
 /// in the cage.
 pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
+    // What a cage yields depends on its own cells; the cells it clears only lose candidates, so
+    // a cage that yielded nothing yields nothing while it is unchanged.
     for k in 0..board.cages().len() {
+        if ctx.unchanged_cage(board, Memo::CagePointing, k) {
+            continue;
+        }
         let Some(v) = CageView::of(board, k) else {
             continue;
         };
+        let before = out.len();
         let live = v.live(n);
         let Some(must) = live.iter().copied().reduce(|a, b| a & b) else {
             continue;
@@ -53,14 +59,21 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             );
             out.push(step);
         }
+        if out.len() == before {
+            ctx.remember(board, Memo::CagePointing, k);
+        }
     }
 }
 
 /// Cage/house overlap: the places of a digit in a house all lie in one cage, so that cage holds
 /// the digit there: its combinations without it die, and its cells outside the house lose it.
-pub fn cage_house_overlap(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+pub fn cage_house_overlap(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     for h in 0..3 * n {
+        if ctx.unchanged_house_and_cages(board, Memo::CageHouseOverlap, h) {
+            continue;
+        }
+        let before = out.len();
         let house = House::new(h as u8);
         // One pass: per digit, the single cage holding all its places (or none).
         let mut owner = [None::<usize>; 16];
@@ -88,6 +101,9 @@ pub fn cage_house_overlap(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>
             if let Some(step) = overlap_step(board, house, Digit::new(i as u8 + 1), k) {
                 out.push(step);
             }
+        }
+        if out.len() == before {
+            ctx.remember(board, Memo::CageHouseOverlap, h);
         }
     }
 }

@@ -46,7 +46,12 @@ fn share_a_house(board: &Board, cells: &[Cell]) -> bool {
 /// the cage needs, with places in just s cells of the cage, fill those cells.
 pub fn cage_subset(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
+    // What a cage yields depends on its own cells; the cells a naked subset clears outside it
+    // only lose candidates, so a cage that yielded nothing yields nothing while it is unchanged.
     for k in 0..board.cages().len() {
+        if ctx.unchanged_cage(board, Memo::CageSubset, k) {
+            continue;
+        }
         let Some(v) = CageView::of(board, k) else {
             continue;
         };
@@ -58,8 +63,9 @@ pub fn cage_subset(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             out.push(step);
             continue;
         }
-        if let Some(step) = hidden_in_cage(board, &v, n) {
-            out.push(step);
+        match hidden_in_cage(board, &v, n) {
+            Some(step) => out.push(step),
+            None => ctx.remember(board, Memo::CageSubset, k),
         }
     }
 }
