@@ -1,7 +1,7 @@
 //! Per-puzzle tables the killer finders share (peer sets, cage cell sets, derived sum equations)
 //! and the memory that lets a finder skip a cage or equation whose cells have not changed.
 
-use super::sums::Equations;
+use super::sums::{Equations, Witnesses};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
@@ -53,6 +53,10 @@ pub struct Context {
     pub(crate) equations: Arc<Equations>,
     /// Per memo kind and item: the board clock when the finder last found nothing there.
     memo: [Vec<u32>; MEMOS],
+    /// Per equation of `equations.list`: the assignments its last evaluation found.
+    pub(crate) witnesses: Vec<Witnesses>,
+    /// Per sum-algebra equation: the same.
+    pub(crate) algebra_witnesses: Vec<Witnesses>,
 }
 
 impl Context {
@@ -118,6 +122,8 @@ impl Context {
             vec![0; len]
         });
         Context {
+            witnesses: vec![Witnesses::default(); equations.list.len()],
+            algebra_witnesses: Vec::new(),
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -136,6 +142,8 @@ impl Context {
         let mut eqs = (*self.equations).clone();
         eqs.add_algebra(puzzle, &self.cage_sets);
         self.memo[Memo::Algebra as usize].resize(eqs.algebra.len(), 0);
+        self.algebra_witnesses
+            .resize(eqs.algebra.len(), Witnesses::default());
         self.equations = Arc::new(eqs);
     }
 
@@ -147,6 +155,7 @@ impl Context {
         let mut eqs = (*self.equations).clone();
         eqs.add_multi(puzzle, &self.houses, &self.cage_sets);
         self.memo[Memo::Equation as usize].resize(eqs.list.len(), 0);
+        self.witnesses.resize(eqs.list.len(), Witnesses::default());
         self.equations = Arc::new(eqs);
     }
 
