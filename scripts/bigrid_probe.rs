@@ -96,14 +96,6 @@ fn main() {
     );
     println!("grades equal with and without the known solution: {same}");
     if rungs {
-        let c: Vec<u64> = sudoku_press::grader::techniques::sums::CNT
-            .iter()
-            .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-            .collect();
-        println!(
-            "evaluate {} searches {} nodes {} carried {} within {} find-evals {} vouched {}",
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6]
-        );
         println!("rung: calls, hits, ms per puzzle (stuck {stuck} times in all)");
         println!(
             "board and context set-up: {:.4} ms",
