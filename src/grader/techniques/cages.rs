@@ -150,47 +150,56 @@ impl CageView {
 /// For each cell of `cands`, the digits of `m` it takes in some one-to-one assignment of the
 /// digits of `m` to the cells (`None` when the cage is too large to enumerate, `Some` of all
 /// zeros when no assignment exists). Forward and backward reachability over subsets of `m`.
-pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<Vec<u16>> {
+pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<[u16; 16]> {
     let k = cands.len();
     if k > 10 || m.count_ones() as usize != k {
         return None;
     }
-    let digits: Vec<u16> = (0..16).filter(|b| m & (1 << b) != 0).collect();
-    // Candidates compressed to bit positions 0..k of the combination's digits.
-    let local: Vec<u32> = cands
-        .iter()
-        .map(|&c| {
-            digits
-                .iter()
-                .enumerate()
-                .filter(|(_, &b)| c & (1 << b) != 0)
-                .fold(0, |acc, (i, _)| acc | 1 << i)
-        })
-        .collect();
+    // The combination's digits (bit positions), and the candidates compressed to bit
+    // positions 0..k of those digits; reachability as bit sets over the 2^k subsets (at most
+    // 1,024), all on the stack.
+    let mut digits = [0u16; 16];
+    let mut rest = m;
+    for slot in digits.iter_mut().take(k) {
+        *slot = rest.trailing_zeros() as u16;
+        rest &= rest - 1;
+    }
+    let mut local = [0u32; 16];
+    for (l, &c) in local.iter_mut().zip(cands) {
+        for (i, &b) in digits[..k].iter().enumerate() {
+            if c & (1 << b) != 0 {
+                *l |= 1 << i;
+            }
+        }
+    }
+    let get = |set: &[u64; 16], s: usize| set[s >> 6] & (1 << (s & 63)) != 0;
     let full = (1usize << k) - 1;
-    let mut fwd = vec![false; full + 1];
-    fwd[0] = true;
+    let mut fwd = [0u64; 16];
+    fwd[0] = 1;
     for s in 0..full {
-        if fwd[s] {
+        if get(&fwd, s) {
             let i = s.count_ones() as usize;
             let mut free = local[i] & !(s as u32);
             while free != 0 {
                 let b = free.trailing_zeros();
                 free &= free - 1;
-                fwd[s | 1 << b] = true;
+                let t = s | 1 << b;
+                fwd[t >> 6] |= 1 << (t & 63);
             }
         }
     }
-    let mut bwd = vec![false; full + 1];
-    bwd[full] = true;
+    let mut bwd = [0u64; 16];
+    bwd[full >> 6] |= 1 << (full & 63);
     for s in (0..full).rev() {
         let i = s.count_ones() as usize;
         let free = local[i] & !(s as u32);
-        bwd[s] = (0..k).any(|b| free & (1 << b) != 0 && bwd[s | 1 << b]);
+        if (0..k).any(|b| free & (1 << b) != 0 && get(&bwd, s | 1 << b)) {
+            bwd[s >> 6] |= 1 << (s & 63);
+        }
     }
-    let mut out = vec![0u16; k];
+    let mut out = [0u16; 16];
     for s in 0..full {
-        if !fwd[s] {
+        if !get(&fwd, s) {
             continue;
         }
         let i = s.count_ones() as usize;
@@ -198,7 +207,7 @@ pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<Vec<u16>> {
         while free != 0 {
             let b = free.trailing_zeros();
             free &= free - 1;
-            if bwd[s | 1 << b] {
+            if get(&bwd, s | 1 << b) {
                 out[i] |= 1 << digits[b as usize];
             }
         }
@@ -343,8 +352,9 @@ pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 
 /// Union over combinations `combos` of the digits each cell can take in a full assignment
 /// (set level for cages too large to enumerate).
-fn positions(v: &CageView, combos: &[u16]) -> Vec<u16> {
-    let mut keep = vec![0u16; v.cells.len()];
+fn positions(v: &CageView, combos: &[u16]) -> Inline<u16> {
+    let mut keep = v.cands;
+    keep.iter_mut().for_each(|a| *a = 0);
     for &m in combos {
         match placements_of(&v.cands, m) {
             Some(p) => keep.iter_mut().zip(p).for_each(|(a, b)| *a |= b),
