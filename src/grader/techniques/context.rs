@@ -24,16 +24,28 @@ pub(crate) enum Memo {
     CagePointing,
     CageHouseOverlap,
     CombinationClash,
+    Locked,
+    NakedPair,
+    NakedTriple,
+    HiddenPair,
+    HiddenTriple,
 }
 
-const MEMOS: usize = 13;
+const MEMOS: usize = 18;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
     fn per_house(self) -> bool {
         matches!(
             self,
-            Memo::KillerPair | Memo::KillerTriple | Memo::HousePartition | Memo::CageHouseOverlap
+            Memo::KillerPair
+                | Memo::KillerTriple
+                | Memo::HousePartition
+                | Memo::CageHouseOverlap
+                | Memo::NakedPair
+                | Memo::NakedTriple
+                | Memo::HiddenPair
+                | Memo::HiddenTriple
         )
     }
 }
@@ -111,11 +123,17 @@ impl Context {
             Memo::CagePointing,
             Memo::CageHouseOverlap,
             Memo::CombinationClash,
+            Memo::Locked,
+            Memo::NakedPair,
+            Memo::NakedTriple,
+            Memo::HiddenPair,
+            Memo::HiddenTriple,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
                 Memo::Equation => equations.list.len(),
                 Memo::Algebra => 0,
+                Memo::Locked => super::plain::locked::locked_memo_len(houses.len()),
                 kind if kind.per_house() => houses.len(),
                 _ => cage_sets.len(),
             };
@@ -209,6 +227,11 @@ impl Context {
             && !self.cage_sets[k]
                 .iter()
                 .any(|c| board.changed_since(c, since))
+    }
+
+    /// The memo of one kind, for finders that keep it themselves.
+    pub(crate) fn memo_mut(&mut self, memo: Memo) -> &mut [u32] {
+        &mut self.memo[memo as usize]
     }
 
     /// The clock at which the finder last found nothing for this item (0: never).
