@@ -29,9 +29,11 @@ pub(crate) enum Memo {
     NakedTriple,
     HiddenPair,
     HiddenTriple,
+    FullHouse,
+    HiddenSingle,
 }
 
-const MEMOS: usize = 18;
+const MEMOS: usize = 20;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -46,6 +48,8 @@ impl Memo {
                 | Memo::NakedTriple
                 | Memo::HiddenPair
                 | Memo::HiddenTriple
+                | Memo::FullHouse
+                | Memo::HiddenSingle
         )
     }
 }
@@ -128,6 +132,8 @@ impl Context {
             Memo::NakedTriple,
             Memo::HiddenPair,
             Memo::HiddenTriple,
+            Memo::FullHouse,
+            Memo::HiddenSingle,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
