@@ -1,11 +1,15 @@
 //! Where a big grid's generation time goes, one thread: seed fills, layouts and uniqueness checks,
 //! grading (with and without the known solution), solver calls, nodes, budget triggers.
 //! `cargo run --release --example bigrid_probe -- [size] [count] [seed] [grade|nograde]`, e.g.
-//! `-- 12 200 1`.
+//! `-- 12 200 1`. With `rungs` as the fourth argument, it also times every rung of the grader's
+//! ladder (calls, hits, time) on the generated puzzles, walking the way the grader does.
 
 use std::time::{Duration, Instant};
 use sudoku_press::generator::{generate_from_seed, seed_grid, GeneratorConfig, Outcome};
-use sudoku_press::grader::{self, grade::walk};
+use sudoku_press::grader::techniques::{Context, LADDER};
+use sudoku_press::grader::{self, grade::walk, Board};
+use sudoku_press::grid::Grid;
+use sudoku_press::puzzle::Puzzle;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -15,6 +19,9 @@ fn main() {
     let seed: u64 = arg(2, "1").parse().expect("seed");
     // "nograde": skip timing the grade again (the generator grades every puzzle anyway).
     let regrade = arg(3, "grade") != "nograde";
+    let rungs = arg(3, "grade") == "rungs";
+    let mut per_rung = vec![(0u64, 0u64, Duration::ZERO); LADDER.len() + 1];
+    let mut stuck = 0u64;
     let config = GeneratorConfig {
         size,
         ..GeneratorConfig::default()
@@ -54,6 +61,9 @@ fn main() {
         max_nodes_item = max_nodes_item.max(g.metrics.search_nodes);
         undecided += g.metrics.undecided as u64;
         repairs += g.metrics.repairs as u64;
+        if rungs {
+            stuck += time_rungs(&g.puzzle, &g.solution, &mut per_rung);
+        }
         if !regrade {
             continue;
         }
@@ -85,4 +95,65 @@ fn main() {
         undecided
     );
     println!("grades equal with and without the known solution: {same}");
+    if rungs {
+        println!("rung: calls, hits, ms per puzzle (stuck {stuck} times in all)");
+        println!(
+            "board and context set-up: {:.4} ms",
+            ms(per_rung[LADDER.len()].2)
+        );
+        for (r, (calls, hits, t)) in LADDER.iter().zip(&per_rung) {
+            println!(
+                "{:>24} {:>8} {:>7} {:>8.4}",
+                format!("{:?}", r.technique),
+                calls,
+                hits,
+                ms(*t)
+            );
+        }
+    }
+}
+
+/// Walk the ladder as the grader does (easiest rung first, restarting after every step), timing
+/// each rung; where every rung is stuck the solution's digit goes in the emptiest cell. Returns
+/// how often it was stuck.
+fn time_rungs(puzzle: &Puzzle, solution: &Grid, per_rung: &mut [(u64, u64, Duration)]) -> u64 {
+    let t = Instant::now();
+    let mut board = Board::new(puzzle);
+    board.set_explaining(false);
+    let mut ctx = Context::new(puzzle);
+    per_rung[LADDER.len()].2 += t.elapsed();
+    let mut found = Vec::new();
+    let mut stuck = 0;
+    while !board.is_solved() {
+        found.clear();
+        for (i, r) in LADDER.iter().enumerate() {
+            let t = Instant::now();
+            r.find(&mut ctx, &board, &mut found);
+            let e = &mut per_rung[i];
+            e.2 += t.elapsed();
+            e.0 += 1;
+            if !found.is_empty() {
+                e.1 += 1;
+                break;
+            }
+        }
+        if found.is_empty() {
+            stuck += 1;
+            let Some(cell) = board
+                .empty_cells()
+                .min_by_key(|&c| board.candidates(c).len())
+            else {
+                break;
+            };
+            let Some(d) = solution.get(cell) else { break };
+            board.place(cell, d);
+            continue;
+        }
+        for step in &found {
+            if board.apply(step).is_err() {
+                return stuck;
+            }
+        }
+    }
+    stuck
 }

@@ -28,6 +28,12 @@ pub struct Board<'p> {
     clock: u32,
     /// The clock value at each cell's last change.
     changed_at: Vec<u32>,
+    /// The clock value at which each cell was placed (0 while empty).
+    placed_at: Vec<u32>,
+    /// The clock value at each house's last change (of any of its cells).
+    house_changed_at: Vec<u32>,
+    /// The three houses of every cell.
+    cell_houses: Vec<[u8; 3]>,
     /// Do finders write their reasons (off when only grading, for speed)?
     explaining: bool,
 }
@@ -58,6 +64,12 @@ impl<'p> Board<'p> {
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
+            placed_at: vec![0; g.cell_count()],
+            house_changed_at: vec![1; g.house_count()],
+            cell_houses: g
+                .cells()
+                .map(|c| g.houses_of(c).map(|h| h.as_index() as u8))
+                .collect(),
             explaining: true,
         };
         for cell in g.cells() {
@@ -212,6 +224,8 @@ impl<'p> Board<'p> {
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
+        self.placed_at[i] = self.clock;
+        self.stamp_houses(i);
         let n = self.size();
         for h in self.geometry().houses_of(cell) {
             let h = h.as_index();
@@ -236,7 +250,18 @@ impl<'p> Board<'p> {
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
             self.changed_at[i] = self.clock;
+            self.stamp_houses(i);
         }
+    }
+    /// Stamp the houses of cell `i` as changed now.
+    fn stamp_houses(&mut self, i: usize) {
+        for h in self.cell_houses[i] {
+            self.house_changed_at[h as usize] = self.clock;
+        }
+    }
+    /// Has any cell of the house changed after clock value `since`?
+    pub fn house_changed_since(&self, house: House, since: u32) -> bool {
+        self.house_changed_at[house.as_index()] > since
     }
     /// Remove one candidate (no effect on placed cells).
     pub fn eliminate(&mut self, cell: Cell, digit: Digit) {
@@ -261,6 +286,23 @@ impl<'p> Board<'p> {
     /// Has the cell changed after clock value `since`?
     pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
         self.changed_at[cell.as_index()] > since
+    }
+    /// Was a digit placed in the cell after clock value `since`?
+    pub fn placed_since(&self, cell: Cell, since: u32) -> bool {
+        self.placed_at[cell.as_index()] > since
+    }
+    /// Become a copy of `other`, a board of the same puzzle, reusing this board's memory (for
+    /// finders that try assumptions on scratch boards).
+    pub fn copy_from(&mut self, other: &Board<'p>) {
+        debug_assert!(std::ptr::eq(self.puzzle, other.puzzle));
+        self.candidates.copy_from_slice(&other.candidates);
+        self.placed.copy_from_slice(&other.placed);
+        self.changed_at.copy_from_slice(&other.changed_at);
+        self.placed_at.copy_from_slice(&other.placed_at);
+        self.house_changed_at
+            .copy_from_slice(&other.house_changed_at);
+        self.clock = other.clock;
+        self.explaining = other.explaining;
     }
     /// Apply a step's placements and eliminations; `Err` if a cell is left with no candidate.
     pub fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {

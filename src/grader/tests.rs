@@ -208,3 +208,59 @@ fn solo_fixture_keeps_its_levels() {
         "levels or scores moved: re-record on purpose"
     );
 }
+
+/// Walk `puzzle` the way the grader does, and at every look compare what each rung finds with
+/// the walk's memory (memos, equation witnesses) against what it finds from a fresh context:
+/// remembering where nothing was found must never change a rung's answer.
+fn assert_memos_change_nothing(puzzle: &Puzzle, solution: &Grid) -> usize {
+    use super::techniques::{Context, LADDER};
+    let mut board = Board::new(puzzle);
+    board.set_explaining(false);
+    let mut ctx = Context::new(puzzle);
+    let mut looks = 0;
+    while !board.is_solved() {
+        let mut found = Vec::new();
+        for r in LADDER {
+            let mut fresh = Vec::new();
+            r.find(&mut Context::new(puzzle), &board, &mut fresh);
+            r.find(&mut ctx, &board, &mut found);
+            looks += 1;
+            assert_eq!(found, fresh, "{:?} with memory differs", r.technique);
+            if !found.is_empty() {
+                break;
+            }
+        }
+        if found.is_empty() {
+            // Stuck: the solution's digit in the emptiest cell, as trial would.
+            let cell = board
+                .empty_cells()
+                .min_by_key(|&c| board.candidates(c).len())
+                .unwrap();
+            board.place(cell, solution.get(cell).unwrap());
+            continue;
+        }
+        for step in &found {
+            board.apply(step).unwrap();
+        }
+    }
+    looks
+}
+
+#[test]
+fn remembering_where_nothing_was_found_changes_no_rung() {
+    let cases = [
+        (Variant::Killer, 9, 4),
+        (Variant::Killer, 12, 2),
+        (Variant::Classic, 9, 3),
+    ];
+    for (variant, size, count) in cases {
+        let mut looks = 0;
+        for index in 0..count {
+            let Outcome::Generated(g) = generate_puzzle(&config(variant, size), 77, index) else {
+                continue;
+            };
+            looks += assert_memos_change_nothing(&g.puzzle, &g.solution);
+        }
+        assert!(looks > 0, "{variant:?} {size}: nothing generated");
+    }
+}

@@ -12,12 +12,46 @@ use crate::grader::step::{Step, Technique};
 use crate::grader::text::{cage_text, set_text};
 use crate::solver::combos::Combos;
 
+/// Up to 16 values kept inline (a cage has at most N <= 16 cells), used as a slice: cage views
+/// are made for every cage on every look, so they do not allocate.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Inline<T: Copy> {
+    items: [T; 16],
+    len: u8,
+}
+
+impl<T: Copy> Inline<T> {
+    fn new(fill: T) -> Self {
+        Inline {
+            items: [fill; 16],
+            len: 0,
+        }
+    }
+    fn push(&mut self, x: T) {
+        self.items[self.len as usize] = x;
+        self.len += 1;
+    }
+}
+
+impl<T: Copy> std::ops::Deref for Inline<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy> std::ops::DerefMut for Inline<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
 /// A cage's empty cells with their candidates, and the sum they still need.
 #[derive(Clone, Debug)]
 pub(crate) struct CageView {
     pub(crate) index: usize,
-    pub(crate) cells: Vec<Cell>,
-    pub(crate) cands: Vec<u16>,
+    pub(crate) cells: Inline<Cell>,
+    pub(crate) cands: Inline<u16>,
     pub(crate) sum: usize,
     /// Digits already placed in the cage.
     pub(crate) placed: u16,
@@ -29,8 +63,8 @@ impl CageView {
         let cage = &board.cages()[index];
         let mut placed = 0u16;
         let mut used = 0usize;
-        let mut cells = Vec::with_capacity(cage.cells.len());
-        let mut cands = Vec::with_capacity(cage.cells.len());
+        let mut cells = Inline::new(Cell::new(0));
+        let mut cands = Inline::new(0u16);
         for &c in &cage.cells {
             match board.placed(c) {
                 Some(d) => {
@@ -67,7 +101,7 @@ impl CageView {
     /// digit has a cell?
     pub(crate) fn fits(&self, m: u16) -> bool {
         let mut union = 0;
-        for &c in &self.cands {
+        for &c in self.cands.iter() {
             if c & m == 0 {
                 return false;
             }
@@ -104,7 +138,7 @@ impl CageView {
         if step.eliminations.is_empty() {
             return None;
         }
-        step.cells = self.cells.clone();
+        step.cells = self.cells.to_vec();
         step.cages.push(self.index);
         if board.explaining() {
             step.reason = reason();
@@ -116,47 +150,56 @@ impl CageView {
 /// For each cell of `cands`, the digits of `m` it takes in some one-to-one assignment of the
 /// digits of `m` to the cells (`None` when the cage is too large to enumerate, `Some` of all
 /// zeros when no assignment exists). Forward and backward reachability over subsets of `m`.
-pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<Vec<u16>> {
+pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<[u16; 16]> {
     let k = cands.len();
     if k > 10 || m.count_ones() as usize != k {
         return None;
     }
-    let digits: Vec<u16> = (0..16).filter(|b| m & (1 << b) != 0).collect();
-    // Candidates compressed to bit positions 0..k of the combination's digits.
-    let local: Vec<u32> = cands
-        .iter()
-        .map(|&c| {
-            digits
-                .iter()
-                .enumerate()
-                .filter(|(_, &b)| c & (1 << b) != 0)
-                .fold(0, |acc, (i, _)| acc | 1 << i)
-        })
-        .collect();
+    // The combination's digits (bit positions), and the candidates compressed to bit
+    // positions 0..k of those digits; reachability as bit sets over the 2^k subsets (at most
+    // 1,024), all on the stack.
+    let mut digits = [0u16; 16];
+    let mut rest = m;
+    for slot in digits.iter_mut().take(k) {
+        *slot = rest.trailing_zeros() as u16;
+        rest &= rest - 1;
+    }
+    let mut local = [0u32; 16];
+    for (l, &c) in local.iter_mut().zip(cands) {
+        for (i, &b) in digits[..k].iter().enumerate() {
+            if c & (1 << b) != 0 {
+                *l |= 1 << i;
+            }
+        }
+    }
+    let get = |set: &[u64; 16], s: usize| set[s >> 6] & (1 << (s & 63)) != 0;
     let full = (1usize << k) - 1;
-    let mut fwd = vec![false; full + 1];
-    fwd[0] = true;
+    let mut fwd = [0u64; 16];
+    fwd[0] = 1;
     for s in 0..full {
-        if fwd[s] {
+        if get(&fwd, s) {
             let i = s.count_ones() as usize;
             let mut free = local[i] & !(s as u32);
             while free != 0 {
                 let b = free.trailing_zeros();
                 free &= free - 1;
-                fwd[s | 1 << b] = true;
+                let t = s | 1 << b;
+                fwd[t >> 6] |= 1 << (t & 63);
             }
         }
     }
-    let mut bwd = vec![false; full + 1];
-    bwd[full] = true;
+    let mut bwd = [0u64; 16];
+    bwd[full >> 6] |= 1 << (full & 63);
     for s in (0..full).rev() {
         let i = s.count_ones() as usize;
         let free = local[i] & !(s as u32);
-        bwd[s] = (0..k).any(|b| free & (1 << b) != 0 && bwd[s | 1 << b]);
+        if (0..k).any(|b| free & (1 << b) != 0 && get(&bwd, s | 1 << b)) {
+            bwd[s >> 6] |= 1 << (s & 63);
+        }
     }
-    let mut out = vec![0u16; k];
+    let mut out = [0u16; 16];
     for s in 0..full {
-        if !fwd[s] {
+        if !get(&fwd, s) {
             continue;
         }
         let i = s.count_ones() as usize;
@@ -164,7 +207,7 @@ pub(crate) fn placements_of(cands: &[u16], m: u16) -> Option<Vec<u16>> {
         while free != 0 {
             let b = free.trailing_zeros();
             free &= free - 1;
-            if bwd[s | 1 << b] {
+            if get(&bwd, s | 1 << b) {
                 out[i] |= 1 << digits[b as usize];
             }
         }
@@ -205,8 +248,13 @@ pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
                 set_text(DigitSet::from_bits(m))
             )
         };
-        let keep = vec![m; v.cells.len()];
-        v.step(board, Technique::UniqueCombination, &keep, reason)
+        let keep = [m; 16];
+        v.step(
+            board,
+            Technique::UniqueCombination,
+            &keep[..v.cells.len()],
+            reason,
+        )
     });
 }
 
@@ -235,7 +283,7 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         if k < 2 {
             return None;
         }
-        let mut keep = v.cands.clone();
+        let mut keep = v.cands;
         for (i, kept) in keep.iter_mut().enumerate() {
             let others = v
                 .cands
@@ -280,10 +328,14 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// Digits that belong to no remaining combination of a cage are removed.
 pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     each_cage(ctx, board, Memo::CageCombination, out, |board, v| {
-        let live = v.live(board.size());
-        let may = live.iter().fold(0, |a, &m| a | m);
+        let n = board.size();
+        let may = v
+            .table_combos(n)
+            .filter(|&m| v.fits(m))
+            .fold(0, |a, m| a | m);
         let reason = || {
-            let text: Vec<String> = live
+            let text: Vec<String> = v
+                .live(n)
                 .iter()
                 .map(|&m| set_text(DigitSet::from_bits(m)))
                 .collect();
@@ -292,7 +344,7 @@ pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         v.step(
             board,
             Technique::CageCombination,
-            &vec![may; v.cells.len()],
+            &[may; 16][..v.cells.len()],
             reason,
         )
     });
@@ -300,8 +352,9 @@ pub fn cage_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 
 /// Union over combinations `combos` of the digits each cell can take in a full assignment
 /// (set level for cages too large to enumerate).
-fn positions(v: &CageView, combos: &[u16]) -> Vec<u16> {
-    let mut keep = vec![0u16; v.cells.len()];
+fn positions(v: &CageView, combos: &[u16]) -> Inline<u16> {
+    let mut keep = v.cands;
+    keep.iter_mut().for_each(|a| *a = 0);
     for &m in combos {
         match placements_of(&v.cands, m) {
             Some(p) => keep.iter_mut().zip(p).for_each(|(a, b)| *a |= b),
@@ -331,29 +384,66 @@ pub fn cage_permutation(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// without a candidate, or when another cage in the same houses has no combination left beside it.
 pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
-    let views: Vec<Option<CageView>> = (0..board.cages().len())
-        .map(|k| CageView::of(board, k))
-        .collect();
-    let lives: Vec<Vec<u16>> = views
-        .iter()
-        .map(|v| v.as_ref().map_or(Vec::new(), |v| v.live(n)))
-        .collect();
-    for (k, view) in views.iter().enumerate() {
-        let Some(v) = view else { continue };
-        let live = &lives[k];
-        let seers = ctx.seen_by_all(v.cells.iter().copied());
+    let count = board.cages().len();
+    // Views and live combinations, made only for the cages looked at (most are skipped).
+    let mut views: Vec<Option<Option<CageView>>> = vec![None; count];
+    let mut lives: Vec<Option<Vec<u16>>> = vec![None; count];
+    let view = |views: &mut Vec<Option<Option<CageView>>>, j: usize| -> Option<CageView> {
+        views[j]
+            .get_or_insert_with(|| CageView::of(board, j))
+            .clone()
+    };
+    let mut near: Vec<usize> = Vec::new();
+    for k in 0..count {
+        // A cage's verdict rests on its cells, the cells that see all its empty cells (blockers
+        // and neighbours), and the cages reaching into those (a neighbour's combinations, and
+        // whether it lies wholly there): when none of them changed it found nothing again.
+        let since = ctx.memo_clock(Memo::CombinationClash, k);
+        let fresh = since != 0
+            && !ctx.cage_sets[k]
+                .iter()
+                .any(|c| board.changed_since(c, since));
+        let seers = ctx.seen_by_all(
+            board.cages()[k]
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| board.is_empty(c)),
+        );
+        near.clear();
+        near.extend(seers.iter().filter_map(|x| board.cage_of(x)));
+        near.sort_unstable();
+        near.dedup();
+        if fresh {
+            let zone = near.iter().fold(seers, |a, &j| a.union(&ctx.cage_sets[j]));
+            if !zone.iter().any(|c| board.changed_since(c, since)) {
+                continue;
+            }
+        }
+        let Some(v) = view(&mut views, k) else {
+            continue;
+        };
+        let v = &v;
+        let live = lives[k].get_or_insert_with(|| v.live(n)).clone();
+        let live = &live;
         let blockers: Vec<Cell> = seers
             .iter()
             .filter(|&x| board.is_empty(x) && board.cage_of(x) != Some(k))
             .collect();
-        let neighbours: Vec<usize> = (0..views.len())
-            .filter(|&j| {
-                j != k
-                    && views[j]
-                        .as_ref()
-                        .is_some_and(|w| w.cells.iter().all(|c| seers.contains(*c)))
-            })
-            .collect();
+        let mut neighbours: Vec<usize> = Vec::new();
+        for &j in &near {
+            if j == k {
+                continue;
+            }
+            if let Some(w) = view(&mut views, j) {
+                if w.cells.iter().all(|c| seers.contains(*c)) {
+                    neighbours.push(j);
+                    if lives[j].is_none() {
+                        lives[j] = Some(w.live(n));
+                    }
+                }
+            }
+        }
         let mut clash = None;
         let kept: Vec<u16> = live
             .iter()
@@ -370,14 +460,20 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
                     ));
                     return false;
                 }
-                if let Some(&j) = neighbours
-                    .iter()
-                    .find(|&&j| lives[j].iter().all(|&o| o & m != 0))
-                {
+                if let Some(&j) = neighbours.iter().find(|&&j| {
+                    lives[j]
+                        .as_deref()
+                        .unwrap_or(&[])
+                        .iter()
+                        .all(|&o| o & m != 0)
+                }) {
                     clash.get_or_insert(format!(
                         "{} leaves no combination for {}",
                         set_text(DigitSet::from_bits(m)),
-                        views[j].as_ref().map_or(String::new(), |w| w.name(board))
+                        views[j]
+                            .as_ref()
+                            .and_then(|w| w.as_ref())
+                            .map_or(String::new(), |w| w.name(board))
                     ));
                     return false;
                 }
@@ -385,13 +481,17 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
             })
             .collect();
         if kept.len() == live.len() {
+            ctx.remember(board, Memo::CombinationClash, k);
             continue;
         }
         let keep = positions(v, &kept);
         let reason = || format!("in {}, {}", v.name(board), clash.unwrap_or_default());
-        if let Some(mut step) = v.step(board, Technique::CombinationClash, &keep, reason) {
-            step.cages.extend(neighbours);
-            out.push(step);
+        match v.step(board, Technique::CombinationClash, &keep, reason) {
+            Some(mut step) => {
+                step.cages.extend(neighbours);
+                out.push(step);
+            }
+            None => ctx.remember(board, Memo::CombinationClash, k),
         }
     }
 }

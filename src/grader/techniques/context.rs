@@ -1,7 +1,7 @@
 //! Per-puzzle tables the killer finders share (peer sets, cage cell sets, derived sum equations)
 //! and the memory that lets a finder skip a cage or equation whose cells have not changed.
 
-use super::sums::Equations;
+use super::sums::{Equations, Witnesses};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
@@ -20,16 +20,36 @@ pub(crate) enum Memo {
     KillerTriple,
     HousePartition,
     Algebra,
+    CageSubset,
+    CagePointing,
+    CageHouseOverlap,
+    CombinationClash,
+    Locked,
+    NakedPair,
+    NakedTriple,
+    HiddenPair,
+    HiddenTriple,
+    FullHouse,
+    HiddenSingle,
 }
 
-const MEMOS: usize = 9;
+const MEMOS: usize = 20;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
     fn per_house(self) -> bool {
         matches!(
             self,
-            Memo::KillerPair | Memo::KillerTriple | Memo::HousePartition
+            Memo::KillerPair
+                | Memo::KillerTriple
+                | Memo::HousePartition
+                | Memo::CageHouseOverlap
+                | Memo::NakedPair
+                | Memo::NakedTriple
+                | Memo::HiddenPair
+                | Memo::HiddenTriple
+                | Memo::FullHouse
+                | Memo::HiddenSingle
         )
     }
 }
@@ -43,10 +63,16 @@ pub struct Context {
     pub(crate) cage_sets: Arc<Vec<CellSet>>,
     /// Cells of every house.
     houses: Arc<Vec<CellSet>>,
+    /// Per house, the cells outside it of the cages that touch it.
+    pub(crate) beyond: Arc<Vec<CellSet>>,
     /// Rule-of-45 equations derived from the cage layout (those of several houses on demand).
     pub(crate) equations: Arc<Equations>,
     /// Per memo kind and item: the board clock when the finder last found nothing there.
     memo: [Vec<u32>; MEMOS],
+    /// Per equation of `equations.list`: the assignments its last evaluation found.
+    pub(crate) witnesses: Vec<Witnesses>,
+    /// Per sum-algebra equation: the same.
+    pub(crate) algebra_witnesses: Vec<Witnesses>,
 }
 
 impl Context {
@@ -71,6 +97,21 @@ impl Context {
             .iter()
             .map(|k| k.cells.iter().copied().collect())
             .collect();
+        let mut cage_of = vec![usize::MAX; g.cell_count()];
+        for (k, set) in cage_sets.iter().enumerate() {
+            for c in set.iter() {
+                cage_of[c.as_index()] = k;
+            }
+        }
+        let beyond: Vec<CellSet> = houses
+            .iter()
+            .map(|h| {
+                h.iter()
+                    .filter_map(|c| cage_sets.get(cage_of[c.as_index()]))
+                    .fold(CellSet::EMPTY, |a, k| a.union(k))
+                    .difference(h)
+            })
+            .collect();
         let equations = Equations::new(puzzle, &houses, &cage_sets);
         const KINDS: [Memo; MEMOS] = [
             Memo::UniqueCombination,
@@ -82,20 +123,35 @@ impl Context {
             Memo::KillerTriple,
             Memo::HousePartition,
             Memo::Algebra,
+            Memo::CageSubset,
+            Memo::CagePointing,
+            Memo::CageHouseOverlap,
+            Memo::CombinationClash,
+            Memo::Locked,
+            Memo::NakedPair,
+            Memo::NakedTriple,
+            Memo::HiddenPair,
+            Memo::HiddenTriple,
+            Memo::FullHouse,
+            Memo::HiddenSingle,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
                 Memo::Equation => equations.list.len(),
                 Memo::Algebra => 0,
+                Memo::Locked => super::plain::locked::locked_memo_len(houses.len()),
                 kind if kind.per_house() => houses.len(),
                 _ => cage_sets.len(),
             };
             vec![0; len]
         });
         Context {
+            witnesses: vec![Witnesses::default(); equations.list.len()],
+            algebra_witnesses: Vec::new(),
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
+            beyond: Arc::new(beyond),
             equations: Arc::new(equations),
             memo,
         }
@@ -110,6 +166,8 @@ impl Context {
         let mut eqs = (*self.equations).clone();
         eqs.add_algebra(puzzle, &self.cage_sets);
         self.memo[Memo::Algebra as usize].resize(eqs.algebra.len(), 0);
+        self.algebra_witnesses
+            .resize(eqs.algebra.len(), Witnesses::default());
         self.equations = Arc::new(eqs);
     }
 
@@ -121,6 +179,7 @@ impl Context {
         let mut eqs = (*self.equations).clone();
         eqs.add_multi(puzzle, &self.houses, &self.cage_sets);
         self.memo[Memo::Equation as usize].resize(eqs.list.len(), 0);
+        self.witnesses.resize(eqs.list.len(), Witnesses::default());
         self.equations = Arc::new(eqs);
     }
 
@@ -134,6 +193,56 @@ impl Context {
     ) -> bool {
         let since = self.memo[memo as usize][item];
         since != 0 && !cells.into_iter().any(|c| board.changed_since(c, since))
+    }
+
+    /// Has nothing a house finder reads changed since it last found nothing there: the house's
+    /// cells, and whether the cells of the cages touching it outside it are placed (a cage with
+    /// an empty cell outside the house is not one of its units, so their candidates do not
+    /// matter)?
+    pub(crate) fn unchanged_house(&self, board: &Board, memo: Memo, house: usize) -> bool {
+        let since = self.memo[memo as usize][house];
+        since != 0
+            && !self.houses[house]
+                .iter()
+                .any(|c| board.changed_since(c, since))
+            && !self.beyond[house]
+                .iter()
+                .any(|c| board.placed_since(c, since))
+    }
+
+    /// Has nothing changed since the finder last found nothing in this house, in its cells or in
+    /// those of the cages touching it?
+    pub(crate) fn unchanged_house_and_cages(
+        &self,
+        board: &Board,
+        memo: Memo,
+        house: usize,
+    ) -> bool {
+        let since = self.memo[memo as usize][house];
+        since != 0
+            && !self.houses[house]
+                .union(&self.beyond[house])
+                .iter()
+                .any(|c| board.changed_since(c, since))
+    }
+
+    /// Has nothing in cage `k` changed since the finder last found nothing there?
+    pub(crate) fn unchanged_cage(&self, board: &Board, memo: Memo, k: usize) -> bool {
+        let since = self.memo[memo as usize][k];
+        since != 0
+            && !self.cage_sets[k]
+                .iter()
+                .any(|c| board.changed_since(c, since))
+    }
+
+    /// The memo of one kind, for finders that keep it themselves.
+    pub(crate) fn memo_mut(&mut self, memo: Memo) -> &mut [u32] {
+        &mut self.memo[memo as usize]
+    }
+
+    /// The clock at which the finder last found nothing for this item (0: never).
+    pub(crate) fn memo_clock(&self, memo: Memo, item: usize) -> u32 {
+        self.memo[memo as usize][item]
     }
 
     /// Remember that the finder found nothing for this item at the board's current clock.

@@ -107,14 +107,9 @@ use Tier::{Easy, Expert, Extreme, Hard, Medium};
 /// The ladder, easiest first. Trial (always available, always last) is not a rung: the engine
 /// takes it from the known solution when every rung is stuck.
 pub static LADDER: &[Rung] = &[
-    rung(T::FullHouse, Easy, 0.5, Finder::All(singles::full_house)),
+    rung(T::FullHouse, Easy, 0.5, Finder::Cages(full_house)),
     rung(T::CageSingle, Easy, 0.5, Finder::All(singles::cage_single)),
-    rung(
-        T::HiddenSingle,
-        Easy,
-        1.0,
-        Finder::All(singles::hidden_single),
-    ),
+    rung(T::HiddenSingle, Easy, 1.0, Finder::Cages(hidden_single)),
     rung(
         T::NakedSingle,
         Easy,
@@ -130,27 +125,22 @@ pub static LADDER: &[Rung] = &[
         T::LockedCandidates,
         Medium,
         10.0,
-        one(plain::find_locked_candidates),
+        Finder::Cages(locked_candidates),
     ),
     cage_rung(T::MustContain, Medium, 12.0, must::cage_pointing),
-    rung(T::NakedPair, Medium, 12.0, one(plain::find_naked_pair)),
-    rung(T::HiddenPair, Medium, 15.0, one(plain::find_hidden_pair)),
+    rung(T::NakedPair, Medium, 12.0, Finder::Cages(naked_pair)),
+    rung(T::HiddenPair, Medium, 15.0, Finder::Cages(hidden_pair)),
     cage_rung(T::CageSubset, Medium, 15.0, sets::cage_subset),
     cage_rung(T::MustContain, Medium, 20.0, must::cage_house_overlap),
     cage_rung(T::KillerSubset, Medium, 20.0, sets::killer_pair),
-    rung(T::NakedTriple, Medium, 20.0, one(plain::find_naked_triple)),
+    rung(T::NakedTriple, Medium, 20.0, Finder::Cages(naked_triple)),
     cage_rung(
         T::InnieOutieDifference,
         Medium,
         25.0,
         sums::innie_outie_difference,
     ),
-    rung(
-        T::HiddenTriple,
-        Medium,
-        25.0,
-        one(plain::find_hidden_triple),
-    ),
+    rung(T::HiddenTriple, Medium, 25.0, Finder::Cages(hidden_triple)),
     cage_rung(
         T::MultiHouseInnieOutie,
         Hard,
@@ -200,6 +190,39 @@ pub static LADDER: &[Rung] = &[
         one(plain::find_forcing_chain),
     ),
 ];
+
+// Plain finders that remember, per house, where they found nothing (see `Context`).
+fn full_house(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::FullHouse);
+    singles::full_house_memo(board, out, Some(memo));
+}
+fn hidden_single(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::HiddenSingle);
+    singles::hidden_single_memo(board, out, Some(memo));
+}
+fn locked_candidates(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::Locked);
+    out.extend(plain::locked::find_locked_candidates_memo(
+        board,
+        Some(memo),
+    ));
+}
+fn naked_pair(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::NakedPair);
+    out.extend(plain::subsets::find_naked_memo(board, 2, memo));
+}
+fn naked_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::NakedTriple);
+    out.extend(plain::subsets::find_naked_memo(board, 3, memo));
+}
+fn hidden_pair(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::HiddenPair);
+    out.extend(plain::subsets::find_hidden_memo(board, 2, memo));
+}
+fn hidden_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let memo = ctx.memo_mut(context::Memo::HiddenTriple);
+    out.extend(plain::subsets::find_hidden_memo(board, 3, memo));
+}
 
 /// The tier of a technique (its first rung), Extreme for trial.
 pub fn tier_of(technique: Technique) -> Tier {

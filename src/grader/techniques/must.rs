@@ -4,7 +4,7 @@
 //! without it and removes it from the cage's cells outside the house.
 
 use super::cages::CageView;
-use super::context::Context;
+use super::context::{Context, Memo};
 use crate::bitset::DigitSet;
 use crate::geometry::{Digit, House};
 use crate::grader::state::Board;
@@ -15,10 +15,16 @@ use crate::grader::text::{house_name, set_text};
 /// in the cage.
 pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
+    // What a cage yields depends on its own cells; the cells it clears only lose candidates, so
+    // a cage that yielded nothing yields nothing while it is unchanged.
     for k in 0..board.cages().len() {
+        if ctx.unchanged_cage(board, Memo::CagePointing, k) {
+            continue;
+        }
         let Some(v) = CageView::of(board, k) else {
             continue;
         };
+        let before = out.len();
         let live = v.live(n);
         let Some(must) = live.iter().copied().reduce(|a, b| a & b) else {
             continue;
@@ -27,7 +33,7 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             let spots: Vec<_> = v
                 .cells
                 .iter()
-                .zip(&v.cands)
+                .zip(v.cands.iter())
                 .filter(|(_, &c)| c & (1 << d.as_index()) != 0)
                 .map(|(&c, _)| c)
                 .collect();
@@ -53,14 +59,21 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             );
             out.push(step);
         }
+        if out.len() == before {
+            ctx.remember(board, Memo::CagePointing, k);
+        }
     }
 }
 
 /// Cage/house overlap: the places of a digit in a house all lie in one cage, so that cage holds
 /// the digit there: its combinations without it die, and its cells outside the house lose it.
-pub fn cage_house_overlap(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+pub fn cage_house_overlap(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     for h in 0..3 * n {
+        if ctx.unchanged_house_and_cages(board, Memo::CageHouseOverlap, h) {
+            continue;
+        }
+        let before = out.len();
         let house = House::new(h as u8);
         // One pass: per digit, the single cage holding all its places (or none).
         let mut owner = [None::<usize>; 16];
@@ -89,6 +102,9 @@ pub fn cage_house_overlap(_ctx: &mut Context, board: &Board, out: &mut Vec<Step>
                 out.push(step);
             }
         }
+        if out.len() == before {
+            ctx.remember(board, Memo::CageHouseOverlap, h);
+        }
     }
 }
 
@@ -103,7 +119,7 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
     let may = with.iter().fold(0, |a, &m| a | m);
     let inside = board.house_set(house);
     let mut step = Step::new(Technique::MustContain);
-    for (&c, &cands) in v.cells.iter().zip(&v.cands) {
+    for (&c, &cands) in v.cells.iter().zip(v.cands.iter()) {
         let mut gone = cands & !may;
         if !inside.contains(c) {
             gone |= cands & bit;
@@ -119,7 +135,7 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
         .filter(|&&m| m & bit == 0)
         .map(|&m| set_text(DigitSet::from_bits(m)))
         .collect();
-    step.cells = v.cells.clone();
+    step.cells = v.cells.to_vec();
     step.cages.push(k);
     step.houses.push(house);
     step.reason = format!(

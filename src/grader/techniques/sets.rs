@@ -46,7 +46,12 @@ fn share_a_house(board: &Board, cells: &[Cell]) -> bool {
 /// the cage needs, with places in just s cells of the cage, fill those cells.
 pub fn cage_subset(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
+    // What a cage yields depends on its own cells; the cells a naked subset clears outside it
+    // only lose candidates, so a cage that yielded nothing yields nothing while it is unchanged.
     for k in 0..board.cages().len() {
+        if ctx.unchanged_cage(board, Memo::CageSubset, k) {
+            continue;
+        }
         let Some(v) = CageView::of(board, k) else {
             continue;
         };
@@ -58,8 +63,9 @@ pub fn cage_subset(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             out.push(step);
             continue;
         }
-        if let Some(step) = hidden_in_cage(board, &v, n) {
-            out.push(step);
+        match hidden_in_cage(board, &v, n) {
+            Some(step) => out.push(step),
+            None => ctx.remember(board, Memo::CageSubset, k),
         }
     }
 }
@@ -217,7 +223,7 @@ fn units(board: &Board, house: House) -> Option<Vec<Unit>> {
             return None;
         }
         units.push(Unit {
-            cells: v.cells,
+            cells: v.cells.to_vec(),
             combos: live,
             cage: Some(k),
         });
@@ -257,7 +263,7 @@ fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<St
     };
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        if unchanged_house(ctx, board, memo, house) {
+        if ctx.unchanged_house(board, memo, h) {
             continue;
         }
         let before = out.len();
@@ -266,22 +272,6 @@ fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<St
             ctx.remember(board, memo, h);
         }
     }
-}
-
-/// Has nothing a house finder reads (the house's cells and the cells of the cages touching it)
-/// changed since it last found nothing there?
-fn unchanged_house(ctx: &Context, board: &Board, memo: Memo, house: House) -> bool {
-    let cells = board.house_cells(house);
-    let cages = cells
-        .iter()
-        .filter_map(|&c| board.cage_of(c))
-        .flat_map(|k| board.cages()[k].cells.iter().copied());
-    ctx.unchanged(
-        board,
-        memo,
-        house.as_index(),
-        cells.iter().copied().chain(cages),
-    )
 }
 
 /// The next larger mask with the same number of bits (Gosper's hack).
@@ -311,10 +301,25 @@ fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mu
             if d & !missing != 0 || all_units <= size {
                 continue;
             }
-            let hit: Vec<usize> = (0..units.len()).filter(|&i| units[i].hits(d)).collect();
-            if hit.len() != size || hit.iter().all(|&i| units[i].cage.is_none()) {
+            // The units that must hold one of `d`, as a bit mask (a house has at most 16 units);
+            // the scan stops as soon as there are too many.
+            let (mut mask_hit, mut count, mut any_cage) = (0u32, 0usize, false);
+            for (i, u) in units.iter().enumerate() {
+                if u.hits(d) {
+                    count += 1;
+                    if count > size {
+                        break;
+                    }
+                    mask_hit |= 1 << i;
+                    any_cage |= u.cage.is_some();
+                }
+            }
+            if count != size || !any_cage {
                 continue;
             }
+            let hit: Vec<usize> = (0..units.len())
+                .filter(|&i| mask_hit & (1 << i) != 0)
+                .collect();
             let mut step = Step::new(Technique::KillerSubset);
             let mut held = CellSet::EMPTY;
             for &i in &hit {
@@ -452,7 +457,7 @@ pub fn house_partition(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
-        if unchanged_house(ctx, board, Memo::HousePartition, house) {
+        if ctx.unchanged_house(board, Memo::HousePartition, h) {
             continue;
         }
         let before = out.len();

@@ -22,9 +22,38 @@ fn placement(technique: Technique, cell: Cell, digit: Digit) -> Step {
 
 /// The last empty cell of a house takes the missing digit.
 pub fn full_house(board: &Board, out: &mut Vec<Step>) {
+    full_house_memo(board, out, None)
+}
+
+/// Skip a house the memo says is unchanged since it last yielded nothing (what a house yields
+/// rests on its own cells only)? Else, remember the look now (forgotten by `forget`).
+fn skip(board: &Board, memo: &mut Option<&mut [u32]>, house: House) -> bool {
+    let Some(m) = memo.as_deref_mut() else {
+        return false;
+    };
+    let since = m[house.as_index()];
+    if since != 0 && !board.house_changed_since(house, since) {
+        return true;
+    }
+    m[house.as_index()] = board.clock();
+    false
+}
+
+/// The house yielded something: do not count it as a fruitless look.
+fn forget(memo: &mut Option<&mut [u32]>, house: House) {
+    if let Some(m) = memo.as_deref_mut() {
+        m[house.as_index()] = 0;
+    }
+}
+
+/// `full_house` remembering fruitless houses in `memo` (one slot per house).
+pub fn full_house_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&mut [u32]>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
+        if skip(board, &mut memo, house) {
+            continue;
+        }
         let mut empty = board
             .house_cells(house)
             .iter()
@@ -40,6 +69,7 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
         if done.contains(cell) || !board.candidates(cell).contains(digit) {
             continue;
         }
+        forget(&mut memo, house);
         done.insert(cell);
         let mut step = placement(Technique::FullHouse, cell, digit);
         step.houses.push(house);
@@ -95,9 +125,17 @@ pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
 
 /// A digit with one place left in a house goes there.
 pub fn hidden_single(board: &Board, out: &mut Vec<Step>) {
+    hidden_single_memo(board, out, None)
+}
+
+/// `hidden_single` remembering fruitless houses in `memo` (one slot per house).
+pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&mut [u32]>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
+        if skip(board, &mut memo, house) {
+            continue;
+        }
         // One pass over the house: the digits seen once, the digits seen more than once.
         let (mut once, mut more) = (0u16, 0u16);
         for &cell in board.house_cells(house) {
@@ -108,6 +146,9 @@ pub fn hidden_single(board: &Board, out: &mut Vec<Step>) {
             }
         }
         let mut singles = once & !more;
+        if singles != 0 {
+            forget(&mut memo, house);
+        }
         while singles != 0 {
             let i = singles.trailing_zeros() as usize;
             singles &= singles - 1;

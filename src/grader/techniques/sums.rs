@@ -638,8 +638,60 @@ struct Solutions {
     len: usize,
 }
 
-/// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes).
-fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
+/// Assignments an equation's last evaluation found (each satisfies it), kept so that a later look
+/// can see whether they still vouch for every candidate: candidates only shrink, so an assignment
+/// whose digits are all still candidates (or placed) still satisfies the equation, and when
+/// such assignments give every candidate of every empty cell, the search would remove nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Witnesses {
+    /// The equation's empty cells at that evaluation.
+    cells: [Option<Cell>; MAX_UNKNOWN],
+    /// One digit per cell of `cells`, per assignment.
+    values: Vec<[u8; MAX_UNKNOWN]>,
+}
+
+impl Witnesses {
+    /// Do the assignments still valid give every candidate of the `unknown` empty cells?
+    fn vouch(&self, board: &Board, unknown: usize) -> bool {
+        if self.values.is_empty() {
+            return false;
+        }
+        let mut open = 0;
+        for c in self.cells.iter().flatten() {
+            open += usize::from(board.is_empty(*c));
+        }
+        if open != unknown {
+            return false;
+        }
+        let mut cover = [0u16; MAX_UNKNOWN];
+        'assignments: for values in &self.values {
+            for (k, c) in self.cells.iter().enumerate() {
+                let Some(c) = *c else { break };
+                let v = values[k];
+                let ok = match board.placed(c) {
+                    Some(d) => d.get() == v,
+                    None => board.candidates(c).bits() & (1 << (v - 1)) != 0,
+                };
+                if !ok {
+                    continue 'assignments;
+                }
+            }
+            for (k, &v) in values.iter().enumerate() {
+                if v != 0 {
+                    cover[k] |= 1 << (v - 1);
+                }
+            }
+        }
+        self.cells.iter().enumerate().all(|(k, c)| match c {
+            Some(c) if board.is_empty(*c) => board.candidates(*c).bits() & !cover[k] == 0,
+            _ => true,
+        })
+    }
+}
+
+/// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes);
+/// the assignments found go to `seen`.
+fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutions> {
     let mut total = e.total;
     let mut cells = [Cell::new(0); MAX_UNKNOWN];
     let mut coefs = [0i32; MAX_UNKNOWN];
@@ -688,65 +740,137 @@ fn evaluate(board: &Board, e: &Equation) -> Option<Solutions> {
         values: [0; MAX_UNKNOWN],
         nodes: 0,
     };
-    let mut keep = [0u16; MAX_UNKNOWN];
-    for i in 0..u {
-        // A cell with one candidate needs no search of its own: the others' assignments give it,
-        // and when there are none every cell is left without a digit anyway.
-        if cands[i].count_ones() == 1 && u > 1 {
-            continue;
-        }
-        let mut todo = cands[i] & !keep[i];
-        if todo == 0 {
-            continue;
-        }
-        // Search position p holds cell order[p]; `sees` is renumbered to positions.
-        let mut order = [i; MAX_UNKNOWN];
-        for (p, &j) in (1..).zip(by_size[..u].iter().filter(|&&j| j != i)) {
-            order[p] = j;
-        }
-        let mut at = [0usize; MAX_UNKNOWN];
-        for (p, &j) in order[..u].iter().enumerate() {
-            at[j] = p;
-        }
-        for (p, &j) in order[..u].iter().enumerate() {
-            search.coefs[p] = coefs[j];
-            let mut bits = sees[j];
-            let mut renumbered = 0u16;
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                renumbered |= 1 << at[k];
-            }
-            search.sees[p] = renumbered;
-        }
-        while todo != 0 {
-            let bit = todo & todo.wrapping_neg();
-            todo &= todo - 1;
-            for (p, &j) in order[..u].iter().enumerate() {
-                search.cands[p] = cands[j];
-            }
-            search.cands[0] = bit;
-            search.bounds();
-            if search.go(0, total) {
-                for (p, &j) in order[..u].iter().enumerate() {
-                    keep[j] |= 1 << (search.values[p] - 1);
-                }
-                todo &= !keep[i];
-            }
-            if search.nodes > MAX_NODES {
-                return None;
-            }
-        }
-        if keep[i] == 0 {
-            // No assignment at all: nothing to conclude here (the board is broken).
+    // The last evaluation's assignments that still hold, renumbered to today's cells: they stay
+    // as witnesses, and when the search cannot run out of nodes (so it would find every digit
+    // they give anyway) their digits need no search of their own.
+    let mut carried = [[0u8; MAX_UNKNOWN]; MAX_CARRIED];
+    let mut ncarried = 0;
+    for values in &seen.values {
+        if ncarried == MAX_CARRIED {
             break;
         }
+        let mut now = [0u8; MAX_UNKNOWN];
+        let mut valid = true;
+        for (k, c) in seen.cells.iter().enumerate() {
+            let Some(c) = *c else { break };
+            let v = values[k];
+            match board.placed(c) {
+                Some(d) => valid &= d.get() == v,
+                None => {
+                    valid &= cands_of(board, c) & (1 << (v - 1)) != 0;
+                    match cells[..u].iter().position(|&x| x == c) {
+                        Some(p) => now[p] = v,
+                        None => valid = false,
+                    }
+                }
+            }
+            if !valid {
+                break;
+            }
+        }
+        if valid && now[..u].iter().all(|&v| v != 0) {
+            carried[ncarried] = now;
+            ncarried += 1;
+        }
     }
+    let mut seed = [0u16; MAX_UNKNOWN];
+    for values in &carried[..ncarried] {
+        for (k, &v) in values[..u].iter().enumerate() {
+            seed[k] |= 1 << (v - 1);
+        }
+    }
+    seen.values.clear();
+    seen.values.extend_from_slice(&carried[..ncarried]);
+    seen.cells = [None; MAX_UNKNOWN];
+    for (slot, &c) in seen.cells.iter_mut().zip(&cells[..u]) {
+        *slot = Some(c);
+    }
+    // The searches, from digits already known to be possible (`None`: out of nodes).
+    let mut run =
+        |mut keep: [u16; MAX_UNKNOWN], seen: &mut Witnesses| -> Option<[u16; MAX_UNKNOWN]> {
+            search.nodes = 0;
+            for i in 0..u {
+                // A cell with one candidate needs no search of its own: the others' assignments give it,
+                // and when there are none every cell is left without a digit anyway.
+                if cands[i].count_ones() == 1 && u > 1 {
+                    continue;
+                }
+                let mut todo = cands[i] & !keep[i];
+                if todo == 0 {
+                    continue;
+                }
+                // Search position p holds cell order[p]; `sees` is renumbered to positions.
+                let mut order = [i; MAX_UNKNOWN];
+                for (p, &j) in (1..).zip(by_size[..u].iter().filter(|&&j| j != i)) {
+                    order[p] = j;
+                }
+                let mut at = [0usize; MAX_UNKNOWN];
+                for (p, &j) in order[..u].iter().enumerate() {
+                    at[j] = p;
+                }
+                for (p, &j) in order[..u].iter().enumerate() {
+                    search.coefs[p] = coefs[j];
+                    let mut bits = sees[j];
+                    let mut renumbered = 0u16;
+                    while bits != 0 {
+                        let k = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        renumbered |= 1 << at[k];
+                    }
+                    search.sees[p] = renumbered;
+                }
+                while todo != 0 {
+                    let bit = todo & todo.wrapping_neg();
+                    todo &= todo - 1;
+                    for (p, &j) in order[..u].iter().enumerate() {
+                        search.cands[p] = cands[j];
+                    }
+                    search.cands[0] = bit;
+                    search.bounds();
+                    if search.go(0, total) {
+                        let mut found = [0u8; MAX_UNKNOWN];
+                        for (p, &j) in order[..u].iter().enumerate() {
+                            keep[j] |= 1 << (search.values[p] - 1);
+                            found[j] = search.values[p];
+                        }
+                        seen.values.push(found);
+                        todo &= !keep[i];
+                    }
+                    if search.nodes > MAX_NODES {
+                        return None;
+                    }
+                }
+                if keep[i] == 0 {
+                    // No assignment at all: nothing to conclude here (the board is broken).
+                    break;
+                }
+            }
+            Some(keep)
+        };
+    // Seeded with the carried assignments, the searches find the same digits unless they run
+    // out of nodes. Only a result that changes the board needs the plain run's word on the
+    // node budget (a seeded run that removes nothing stands for any: a run out of nodes
+    // removes nothing either), so the grade is the same as with the plain run alone.
+    let keep = match run(seed, seen) {
+        Some(keep)
+            if seed == [0; MAX_UNKNOWN] || keep[..u].contains(&0) || keep[..u] == cands[..u] =>
+        {
+            keep
+        }
+        _ => run([0; MAX_UNKNOWN], seen)?,
+    };
     Some(Solutions {
         cells,
         keep,
         len: u,
     })
+}
+
+/// Witness assignments carried from one evaluation of an equation to the next.
+const MAX_CARRIED: usize = 32;
+
+fn cands_of(board: &Board, c: Cell) -> u16 {
+    board.candidates(c).bits()
 }
 
 struct Search {
@@ -850,7 +974,12 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
-        match evaluate(board, e).and_then(|s| step_of(board, &eqs, e, s, technique)) {
+        if ctx.witnesses[i].vouch(board, unknown) {
+            ctx.remember(board, Memo::Equation, i);
+            continue;
+        }
+        let found = evaluate(board, e, &mut ctx.witnesses[i]);
+        match found.and_then(|s| step_of(board, &eqs, e, s, technique)) {
             Some(step) => out.push(step),
             None => ctx.remember(board, Memo::Equation, i),
         }
@@ -997,8 +1126,12 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         if ctx.unchanged(board, Memo::Algebra, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
-        let Some(mut step) =
-            evaluate(board, e).and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
+        if ctx.algebra_witnesses[i].vouch(board, unknown) {
+            ctx.remember(board, Memo::Algebra, i);
+            continue;
+        }
+        let found = evaluate(board, e, &mut ctx.algebra_witnesses[i]);
+        let Some(mut step) = found.and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
         else {
             ctx.remember(board, Memo::Algebra, i);
             continue;

@@ -8,15 +8,16 @@
 
 use super::{digit_list, houses, is_open, names, peer_table, Board};
 use crate::bitset::{CellSet, DigitSet};
-use crate::geometry::{Cell, Digit};
+use crate::geometry::Cell;
 use crate::grader::step::{Step, Technique};
+use std::collections::HashSet;
 
 struct Als {
     cells: Vec<Cell>,
     set: CellSet,
     digits: DigitSet,
     /// Cells of the set holding each digit (index digit - 1).
-    by_digit: Vec<CellSet>,
+    by_digit: [CellSet; 16],
 }
 
 fn max_size(n: usize) -> usize {
@@ -49,34 +50,27 @@ fn all_als(board: &Board) -> Vec<Als> {
     }
     let limit = max_size(board.size());
     let mut out: Vec<Als> = Vec::new();
-    let mut seen: Vec<CellSet> = Vec::new();
+    let mut seen: HashSet<CellSet> = HashSet::new();
     for group in groups {
         for k in 1..=limit.min(group.len()) {
             super::for_each_subset::<()>(group.len(), k, &mut |idx| {
-                let cells: Vec<Cell> = idx.iter().map(|&i| group[i]).collect();
-                let digits = cells
+                let digits = idx
                     .iter()
-                    .fold(DigitSet::EMPTY, |u, &c| u.union(board.candidates(c)));
+                    .fold(DigitSet::EMPTY, |u, &i| u.union(board.candidates(group[i])));
                 if digits.len() as usize != k + 1 {
                     return None;
                 }
-                let set: CellSet = cells.iter().copied().collect();
-                if seen.contains(&set) {
+                let set: CellSet = idx.iter().map(|&i| group[i]).collect();
+                if !seen.insert(set) {
                     return None;
                 }
-                seen.push(set);
-                let by_digit = (1..=16u8)
-                    .map(|v| {
-                        cells
-                            .iter()
-                            .copied()
-                            .filter(|&c| {
-                                v as usize <= board.size()
-                                    && board.candidates(c).contains(Digit::new(v))
-                            })
-                            .collect()
-                    })
-                    .collect();
+                let cells: Vec<Cell> = idx.iter().map(|&i| group[i]).collect();
+                let mut by_digit = [CellSet::EMPTY; 16];
+                for &c in &cells {
+                    for d in board.candidates(c).iter() {
+                        by_digit[d.as_index()].insert(c);
+                    }
+                }
                 out.push(Als {
                     cells,
                     set,
@@ -106,6 +100,8 @@ pub fn find_als_xz(board: &Board) -> Option<Step> {
     let all = all_als(board);
     let peers = peer_table(board);
     for (i, a) in all.iter().enumerate() {
+        // Per digit x of A: the cells that see every x of A (found when first needed).
+        let mut a_peers: [Option<CellSet>; 16] = [None; 16];
         for b in &all[i + 1..] {
             if a.set.intersects(&b.set) {
                 continue;
@@ -117,8 +113,10 @@ pub fn find_als_xz(board: &Board) -> Option<Step> {
             for x in common.iter() {
                 let ax = &a.by_digit[x.as_index()];
                 let bx = &b.by_digit[x.as_index()];
+                let seen_by_ax =
+                    *a_peers[x.as_index()].get_or_insert_with(|| common_peers(&peers, ax));
                 // Restricted: every x of B sees every x of A.
-                if !bx.difference(&common_peers(&peers, ax)).is_empty() {
+                if !bx.difference(&seen_by_ax).is_empty() {
                     continue;
                 }
                 for z in common.iter().filter(|&z| z != x) {

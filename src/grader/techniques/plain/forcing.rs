@@ -7,7 +7,8 @@
 //! Premises are tried smallest first: bivalue cells, digits with two places, then three.
 
 use super::{cage_live, cage_name, digits, house_name, houses, is_open, name, open_cells, Board};
-use crate::geometry::{Cell, Digit};
+use crate::bitset::DigitSet;
+use crate::geometry::{Cell, Digit, House};
 use crate::grader::step::{Step, Technique};
 
 /// Why a branch broke.
@@ -17,16 +18,24 @@ type Broken = String;
 const MAX_ROUNDS: usize = 40;
 
 /// Follow singles and cage combinations from a board; `Err` says which rule broke.
-fn propagate(board: &mut Board) -> Result<(), Broken> {
+///
+/// `closed` holds, per cage, the clock at which the cage's combinations last removed all they
+/// could (0: never): a cage none of whose cells changed since then is not looked at again (its
+/// live combinations, and so what they allow, are the same).
+fn propagate(board: &mut Board, closed: &mut [u32]) -> Result<(), Broken> {
     let all = crate::bitset::DigitSet::all(board.size()).bits();
+    closed.fill(0);
+    let mut singles: Vec<(Cell, Digit)> = Vec::new();
     for _ in 0..MAX_ROUNDS {
         if let Some(c) = open_cells(board).find(|&c| board.candidates(c).is_empty()) {
             return Err(format!("{} has no candidate left", name(board, c)));
         }
-        let mut singles: Vec<(Cell, Digit)> = open_cells(board)
-            .filter(|&c| board.candidates(c).len() == 1)
-            .map(|c| (c, board.candidates(c).first().unwrap()))
-            .collect();
+        singles.clear();
+        singles.extend(
+            open_cells(board)
+                .filter(|&c| board.candidates(c).len() == 1)
+                .map(|c| (c, board.candidates(c).first().unwrap())),
+        );
         // Hidden singles and digits without a place, per house: the digits its open cells hold
         // at least once and at least twice.
         for h in houses(board) {
@@ -66,7 +75,7 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
             }
         }
         let mut changed = false;
-        for (c, d) in singles {
+        for &(c, d) in &singles {
             if is_open(board, c) && board.candidates(c).contains(d) {
                 board.place(c, d);
                 changed = true;
@@ -74,11 +83,16 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
                 return Err(format!("{} cannot hold {}", name(board, c), d.get()));
             }
         }
-        for k in 0..board.puzzle().cages().len() {
+        for (k, done) in closed.iter_mut().enumerate() {
+            let cells = &board.puzzle().cages()[k].cells;
+            let since = *done;
+            if since != 0 && !cells.iter().any(|&c| board.changed_since(c, since)) {
+                continue;
+            }
             let Some((_, may)) = cage_live(board, k) else {
                 return Err(format!("{} has no combination left", cage_name(board, k)));
             };
-            for &c in &board.puzzle().cages()[k].cells {
+            for &c in cells {
                 if !is_open(board, c) {
                     continue;
                 }
@@ -87,6 +101,7 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
                     changed = true;
                 }
             }
+            *done = board.clock();
         }
         if !changed {
             return Ok(());
@@ -95,24 +110,55 @@ fn propagate(board: &mut Board) -> Result<(), Broken> {
     Ok(())
 }
 
-/// One premise: a set of choices exactly one of which is true, and how to name it.
+/// One premise: a set of choices exactly one of which is true (a cell's digits, or a digit's
+/// places in a house), named only when a step needs its words.
 struct Premise {
-    choices: Vec<(Cell, Digit)>,
-    what: String,
+    choices: [(Cell, Digit); 3],
+    len: usize,
+    /// The house of a digit premise (`None` for a cell's digits).
+    house: Option<House>,
 }
 
-fn premises(board: &Board, width: u32) -> Vec<Premise> {
-    let mut out = Vec::new();
+impl Premise {
+    fn choices(&self) -> &[(Cell, Digit)] {
+        &self.choices[..self.len]
+    }
+    fn what(&self, board: &Board) -> String {
+        let choices = self.choices();
+        let (c, d) = choices[0];
+        match self.house {
+            None => format!(
+                "{} is {}",
+                name(board, c),
+                super::digit_list(board.candidates(c)).replace('/', " or ")
+            ),
+            Some(h) => {
+                let cells: Vec<Cell> = choices.iter().map(|&(c, _)| c).collect();
+                format!(
+                    "the {} of {} is in {}",
+                    d.get(),
+                    house_name(board, h),
+                    super::names(board, &cells).replace(", ", " or ")
+                )
+            }
+        }
+    }
+}
+
+/// The premises of `width` choices, in order: cells, then house digits.
+fn premises(board: &Board, width: u32, out: &mut Vec<Premise>) {
+    out.clear();
+    let mut choices = [(Cell::new(0), Digit::new(1)); 3];
     for c in open_cells(board) {
         let cand = board.candidates(c);
         if cand.len() == width {
+            for (slot, d) in choices.iter_mut().zip(cand.iter()) {
+                *slot = (c, d);
+            }
             out.push(Premise {
-                choices: cand.iter().map(|d| (c, d)).collect(),
-                what: format!(
-                    "{} is {}",
-                    name(board, c),
-                    super::digit_list(cand).replace('/', " or ")
-                ),
+                choices,
+                len: width as usize,
+                house: None,
             });
         }
     }
@@ -120,33 +166,62 @@ fn premises(board: &Board, width: u32) -> Vec<Premise> {
         for d in digits(board) {
             let places = board.places_for(h, d);
             if places.len() as u32 == width {
-                let cells: Vec<Cell> = places.iter().collect();
+                for (slot, c) in choices.iter_mut().zip(places.iter()) {
+                    *slot = (c, d);
+                }
                 out.push(Premise {
-                    what: format!(
-                        "the {} of {} is in {}",
-                        d.get(),
-                        house_name(board, h),
-                        super::names(board, &cells).replace(", ", " or ")
-                    ),
-                    choices: cells.into_iter().map(|c| (c, d)).collect(),
+                    choices,
+                    len: width as usize,
+                    house: Some(h),
                 });
             }
         }
     }
-    out
+}
+
+/// What following one choice gave: the candidates it left, or why it broke. A choice appears in
+/// several premises (its cell's, and its digit's in each of its houses); it is followed once.
+enum Branch {
+    Survived(Vec<DigitSet>),
+    Broke(Broken),
 }
 
 /// A bounded cell or digit forcing chain.
 pub fn find_forcing_chain(board: &Board) -> Option<Step> {
+    let n = board.size();
+    let cells = board.geometry().cell_count();
+    // Per (cell, digit): index into `branches` of the choice followed from this board.
+    let mut followed: Vec<u32> = vec![u32::MAX; cells * n];
+    let mut branches: Vec<Branch> = Vec::new();
+    let mut scratch = board.clone();
+    let mut closed = vec![0u32; board.puzzle().cages().len()];
+    let mut list = Vec::new();
     for width in [2, 3] {
-        for premise in premises(board, width) {
-            let mut outcomes: Vec<Board> = Vec::with_capacity(premise.choices.len());
-            for &(c, d) in &premise.choices {
-                let mut branch = board.clone();
-                branch.place(c, d);
-                match propagate(&mut branch) {
-                    Ok(()) => outcomes.push(branch),
-                    Err(why) => {
+        premises(board, width, &mut list);
+        for premise in &list {
+            let mut outcomes = [usize::MAX; 3];
+            for (slot, &(c, d)) in outcomes.iter_mut().zip(premise.choices()) {
+                let key = c.as_index() * n + d.as_index();
+                if followed[key] == u32::MAX {
+                    scratch.copy_from(board);
+                    scratch.place(c, d);
+                    let branch = match propagate(&mut scratch, &mut closed) {
+                        Ok(()) => Branch::Survived(
+                            board
+                                .geometry()
+                                .cells()
+                                .map(|x| scratch.candidates(x))
+                                .collect(),
+                        ),
+                        Err(why) => Branch::Broke(why),
+                    };
+                    followed[key] = branches.len() as u32;
+                    branches.push(branch);
+                }
+                let i = followed[key] as usize;
+                match &branches[i] {
+                    Branch::Survived(_) => *slot = i,
+                    Branch::Broke(why) => {
                         let mut step = Step::new(Technique::ForcingChain);
                         step.eliminations = vec![(c, d)];
                         step.cells = vec![c];
@@ -159,10 +234,17 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                     }
                 }
             }
+            let outcomes: Vec<&[DigitSet]> = outcomes[..premise.len]
+                .iter()
+                .filter_map(|&i| match &branches[i] {
+                    Branch::Survived(cands) => Some(cands.as_slice()),
+                    Branch::Broke(_) => None,
+                })
+                .collect();
             let mut eliminations = Vec::new();
             for c in open_cells(board) {
                 for d in board.candidates(c).iter() {
-                    if outcomes.iter().all(|b| !b.candidates(c).contains(d)) {
+                    if outcomes.iter().all(|b| !b[c.as_index()].contains(d)) {
                         eliminations.push((c, d));
                     }
                 }
@@ -171,10 +253,10 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                 continue;
             }
             let mut step = Step::new(Technique::ForcingChain);
-            step.cells = premise.choices.iter().map(|&(c, _)| c).collect();
+            step.cells = premise.choices().iter().map(|&(c, _)| c).collect();
             step.reason = format!(
                 "Forcing chains: {}, and every choice followed through singles removes the same candidates",
-                premise.what
+                premise.what(board)
             );
             step.eliminations = eliminations;
             return Some(step);

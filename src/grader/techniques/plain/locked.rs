@@ -7,7 +7,20 @@ use crate::grader::step::{Step, Technique};
 
 /// Pointing first (regions against lines), then claiming (lines against regions).
 pub fn find_locked_candidates(board: &Board) -> Option<Step> {
+    find_locked_candidates_memo(board, None)
+}
+
+/// Memo slots `find_locked_candidates_memo` uses for a board of `houses` houses.
+pub fn locked_memo_len(houses: usize) -> usize {
+    2 * 16 * houses
+}
+
+/// As `find_locked_candidates`, remembering in `memo` (per kind, digit and house, the clock when
+/// it found nothing there) so that a house whose cells have not changed is not looked at again:
+/// what it yields rests on the digit's places in it; the cells it clears only lose candidates.
+pub fn find_locked_candidates_memo(board: &Board, mut memo: Option<&mut [u32]>) -> Option<Step> {
     let planes = planes(board);
+    let count = board.geometry().house_count();
     for pointing in [true, false] {
         for digit in digits(board) {
             let plane = &planes[digit.as_index()];
@@ -16,45 +29,69 @@ pub fn find_locked_candidates(board: &Board) -> Option<Step> {
                 if a_is_region != pointing {
                     continue;
                 }
-                let places = board.house_set(a).intersection(plane);
-                if places.len() < 2 {
-                    continue;
+                let slot = (usize::from(pointing) * 16 + digit.as_index()) * count + a.as_index();
+                if let Some(m) = memo.as_deref() {
+                    if m[slot] != 0 && !board.house_changed_since(a, m[slot]) {
+                        continue;
+                    }
                 }
-                // Only a house of one of the places can hold them all.
-                let first = places.iter().next().unwrap();
-                let mut others = board.geometry().houses_of(first);
-                others.sort();
-                for b in others {
-                    let b_is_region = house_kind(board, b) == HouseKind::Region;
-                    if b_is_region == a_is_region {
-                        continue;
-                    }
-                    if !places.difference(board.house_set(b)).is_empty() {
-                        continue;
-                    }
-                    let removed = board
-                        .house_set(b)
-                        .intersection(plane)
-                        .difference(board.house_set(a));
-                    if removed.is_empty() {
-                        continue;
-                    }
-                    let mut step = Step::new(Technique::LockedCandidates);
-                    step.eliminations = removed.iter().map(|c| (c, digit)).collect();
-                    step.cells = places.iter().collect();
-                    step.houses = vec![a, b];
-                    step.reason = format!(
-                        "{} ({}): the {}s of {} all lie in {}",
-                        if pointing { "Pointing" } else { "Claiming" },
-                        "locked candidates",
-                        digit.get(),
-                        house_name(board, a),
-                        house_name(board, b)
-                    );
+                if let Some(step) = locked_in(board, pointing, digit, plane, a) {
                     return Some(step);
+                }
+                if let Some(m) = memo.as_deref_mut() {
+                    m[slot] = board.clock();
                 }
             }
         }
+    }
+    None
+}
+
+/// The locked candidates of `digit` with house `a` as the pointing (or claiming) house.
+fn locked_in(
+    board: &Board,
+    pointing: bool,
+    digit: crate::geometry::Digit,
+    plane: &crate::bitset::CellSet,
+    a: crate::geometry::House,
+) -> Option<Step> {
+    let a_is_region = house_kind(board, a) == HouseKind::Region;
+    let places = board.house_set(a).intersection(plane);
+    if places.len() < 2 {
+        return None;
+    }
+    // Only a house of one of the places can hold them all.
+    let first = places.iter().next().unwrap();
+    let mut others = board.geometry().houses_of(first);
+    others.sort();
+    for b in others {
+        let b_is_region = house_kind(board, b) == HouseKind::Region;
+        if b_is_region == a_is_region {
+            continue;
+        }
+        if !places.difference(board.house_set(b)).is_empty() {
+            continue;
+        }
+        let removed = board
+            .house_set(b)
+            .intersection(plane)
+            .difference(board.house_set(a));
+        if removed.is_empty() {
+            continue;
+        }
+        let mut step = Step::new(Technique::LockedCandidates);
+        step.eliminations = removed.iter().map(|c| (c, digit)).collect();
+        step.cells = places.iter().collect();
+        step.houses = vec![a, b];
+        step.reason = format!(
+            "{} ({}): the {}s of {} all lie in {}",
+            if pointing { "Pointing" } else { "Claiming" },
+            "locked candidates",
+            digit.get(),
+            house_name(board, a),
+            house_name(board, b)
+        );
+        return Some(step);
     }
     None
 }

@@ -48,9 +48,56 @@ fn kind_name(k: usize) -> &'static str {
     }
 }
 
+/// Naked pair or triple (`k` 2 or 3) remembering in `memo` (per house, the clock when it found
+/// nothing there) so that an unchanged house is not looked at again: what it yields rests on
+/// the house's cells; the cells it clears only lose candidates.
+pub fn find_naked_memo(board: &Board, k: usize, memo: &mut [u32]) -> Option<Step> {
+    let technique = match k {
+        2 => Technique::NakedPair,
+        _ => Technique::NakedTriple,
+    };
+    find_naked_in(board, k, technique, Some(memo))
+}
+
+/// Hidden pair or triple with a memo, as `find_naked_memo` (the cells it clears are its own).
+pub fn find_hidden_memo(board: &Board, k: usize, memo: &mut [u32]) -> Option<Step> {
+    let technique = match k {
+        2 => Technique::HiddenPair,
+        _ => Technique::HiddenTriple,
+    };
+    find_hidden_in(board, k, technique, Some(memo))
+}
+
+/// Skip a house the memo says is unchanged since it last yielded nothing?
+fn unchanged(board: &Board, memo: &Option<&mut [u32]>, house: House) -> bool {
+    memo.as_deref().is_some_and(|m| {
+        let since = m[house.as_index()];
+        since != 0 && !board.house_changed_since(house, since)
+    })
+}
+
 fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
+    find_naked_in(board, k, technique, None)
+}
+
+fn find_naked_in(
+    board: &Board,
+    k: usize,
+    technique: Technique,
+    mut memo: Option<&mut [u32]>,
+) -> Option<Step> {
     let mut peers: Option<Vec<crate::bitset::CellSet>> = None;
     for house in houses(board) {
+        if unchanged(board, &memo, house) {
+            continue;
+        }
+        // Remembered now and forgotten below if the house yields a step (its clearing may lie
+        // outside it and leave it unchanged).
+        let mut slot = memo.as_deref_mut().map(|m| &mut m[house.as_index()]);
+        let before = slot.as_deref().copied();
+        if let Some(x) = slot.as_deref_mut() {
+            *x = board.clock();
+        }
         let cells: Vec<Cell> = open_in(board, house)
             .into_iter()
             .filter(|&c| (2..=k as u32).contains(&board.candidates(c).len()))
@@ -94,6 +141,9 @@ fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
             subset_step(technique, eliminations, reason, subset, house)
         });
         if found.is_some() {
+            if let (Some(x), Some(b)) = (slot, before) {
+                *x = b;
+            }
             return found;
         }
     }
@@ -121,8 +171,27 @@ fn subset_step(
 }
 
 fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
+    find_hidden_in(board, k, technique, None)
+}
+
+fn find_hidden_in(
+    board: &Board,
+    k: usize,
+    technique: Technique,
+    mut memo: Option<&mut [u32]>,
+) -> Option<Step> {
     let planes = super::planes(board);
     for house in houses(board) {
+        if unchanged(board, &memo, house) {
+            continue;
+        }
+        // Remembered now and forgotten below if the house yields a step (its clearing may lie
+        // outside it and leave it unchanged).
+        let mut slot = memo.as_deref_mut().map(|m| &mut m[house.as_index()]);
+        let before = slot.as_deref().copied();
+        if let Some(x) = slot.as_deref_mut() {
+            *x = board.clock();
+        }
         let open = open_in(board, house);
         if open.len() <= k {
             continue;
@@ -169,6 +238,9 @@ fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
             subset_step(technique, eliminations, reason, cells, house)
         });
         if found.is_some() {
+            if let (Some(x), Some(b)) = (slot, before) {
+                *x = b;
+            }
             return found;
         }
     }
