@@ -73,6 +73,8 @@ pub struct Context {
     pub(crate) witnesses: Vec<Witnesses>,
     /// Per sum-algebra equation: the same.
     pub(crate) algebra_witnesses: Vec<Witnesses>,
+    /// The board clock when sum algebra last looked at its equations (0: never).
+    pub(crate) algebra_look: u32,
 }
 
 impl Context {
@@ -148,6 +150,7 @@ impl Context {
         Context {
             witnesses: vec![Witnesses::default(); equations.list.len()],
             algebra_witnesses: Vec::new(),
+            algebra_look: 0,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
