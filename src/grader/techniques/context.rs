@@ -29,11 +29,10 @@ pub(crate) enum Memo {
     NakedTriple,
     HiddenPair,
     HiddenTriple,
-    FullHouse,
     HiddenSingle,
 }
 
-const MEMOS: usize = 20;
+const MEMOS: usize = 19;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -48,7 +47,6 @@ impl Memo {
                 | Memo::NakedTriple
                 | Memo::HiddenPair
                 | Memo::HiddenTriple
-                | Memo::FullHouse
                 | Memo::HiddenSingle
         )
     }
@@ -134,7 +132,6 @@ impl Context {
             Memo::NakedTriple,
             Memo::HiddenPair,
             Memo::HiddenTriple,
-            Memo::FullHouse,
             Memo::HiddenSingle,
         ];
         let memo = std::array::from_fn(|m| {
