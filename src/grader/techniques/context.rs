@@ -29,11 +29,10 @@ pub(crate) enum Memo {
     NakedTriple,
     HiddenPair,
     HiddenTriple,
-    FullHouse,
     HiddenSingle,
 }
 
-const MEMOS: usize = 20;
+const MEMOS: usize = 19;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -48,7 +47,6 @@ impl Memo {
                 | Memo::NakedTriple
                 | Memo::HiddenPair
                 | Memo::HiddenTriple
-                | Memo::FullHouse
                 | Memo::HiddenSingle
         )
     }
@@ -73,6 +71,8 @@ pub struct Context {
     pub(crate) witnesses: Vec<Witnesses>,
     /// Per sum-algebra equation: the same.
     pub(crate) algebra_witnesses: Vec<Witnesses>,
+    /// The board clock when sum algebra last looked at its equations (0: never).
+    pub(crate) algebra_look: u32,
 }
 
 impl Context {
@@ -132,7 +132,6 @@ impl Context {
             Memo::NakedTriple,
             Memo::HiddenPair,
             Memo::HiddenTriple,
-            Memo::FullHouse,
             Memo::HiddenSingle,
         ];
         let memo = std::array::from_fn(|m| {
@@ -148,6 +147,7 @@ impl Context {
         Context {
             witnesses: vec![Witnesses::default(); equations.list.len()],
             algebra_witnesses: Vec::new(),
+            algebra_look: 0,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),

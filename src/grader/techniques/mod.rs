@@ -107,7 +107,7 @@ use Tier::{Easy, Expert, Extreme, Hard, Medium};
 /// The ladder, easiest first. Trial (always available, always last) is not a rung: the engine
 /// takes it from the known solution when every rung is stuck.
 pub static LADDER: &[Rung] = &[
-    rung(T::FullHouse, Easy, 0.5, Finder::Cages(full_house)),
+    rung(T::FullHouse, Easy, 0.5, Finder::All(singles::full_house)),
     rung(T::CageSingle, Easy, 0.5, Finder::All(singles::cage_single)),
     rung(T::HiddenSingle, Easy, 1.0, Finder::Cages(hidden_single)),
     rung(
@@ -192,10 +192,6 @@ pub static LADDER: &[Rung] = &[
 ];
 
 // Plain finders that remember, per house, where they found nothing (see `Context`).
-fn full_house(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    let memo = ctx.memo_mut(context::Memo::FullHouse);
-    singles::full_house_memo(board, out, Some(memo));
-}
 fn hidden_single(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let memo = ctx.memo_mut(context::Memo::HiddenSingle);
     singles::hidden_single_memo(board, out, Some(memo));

@@ -20,11 +20,6 @@ fn placement(technique: Technique, cell: Cell, digit: Digit) -> Step {
     step
 }
 
-/// The last empty cell of a house takes the missing digit.
-pub fn full_house(board: &Board, out: &mut Vec<Step>) {
-    full_house_memo(board, out, None)
-}
-
 /// Skip a house the memo says is unchanged since it last yielded nothing (what a house yields
 /// rests on its own cells only)? Else, remember the look now (forgotten by `forget`).
 fn skip(board: &Board, memo: &mut Option<&mut [u32]>, house: House) -> bool {
@@ -46,14 +41,12 @@ fn forget(memo: &mut Option<&mut [u32]>, house: House) {
     }
 }
 
-/// `full_house` remembering fruitless houses in `memo` (one slot per house).
-pub fn full_house_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&mut [u32]>) {
+/// The last empty cell of a house takes the missing digit. (A memo of fruitless houses, as
+/// hidden singles keep, costs more here than the scan it saves.)
+pub fn full_house(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
-        if skip(board, &mut memo, house) {
-            continue;
-        }
         let mut empty = board
             .house_cells(house)
             .iter()
@@ -69,7 +62,6 @@ pub fn full_house_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&mut
         if done.contains(cell) || !board.candidates(cell).contains(digit) {
             continue;
         }
-        forget(&mut memo, house);
         done.insert(cell);
         let mut step = placement(Technique::FullHouse, cell, digit);
         step.houses.push(house);

@@ -115,6 +115,8 @@ pub(crate) struct Equations {
     /// Sum algebra: sums and differences of two equations (or of an equation and a cage) that
     /// cancel the cells they share, derived when the finder first runs.
     pub(crate) algebra: Vec<Equation>,
+    /// The cells of each `algebra` equation, as a set.
+    algebra_cells: Vec<CellSet>,
     /// The two parents of each `algebra` equation and the sign the second was added with.
     parents: Vec<(Source, Source, i8)>,
     /// Is `algebra` derived?
@@ -195,6 +197,7 @@ impl Equations {
             by_technique: Default::default(),
             multi: puzzle.cages().is_empty(),
             algebra: Vec::new(),
+            algebra_cells: Vec::new(),
             parents: Vec::new(),
             algebra_done: false,
         };
@@ -333,6 +336,7 @@ impl Equations {
             let Some((inline, len)) = inline_terms(&terms) else {
                 continue;
             };
+            self.algebra_cells.push(r.plus.union(&r.minus));
             self.algebra.push(Equation {
                 terms: inline,
                 len,
@@ -1118,7 +1122,19 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         ctx.add_algebra_equations(board.puzzle());
     }
     let eqs = Arc::clone(&ctx.equations);
+    // An equation none of whose cells changed since the last look ends as it did then (skipped,
+    // or found nothing: a step it found was applied and changed its cells).
+    let last = ctx.algebra_look;
+    ctx.algebra_look = board.clock();
+    let changed: CellSet = board
+        .geometry()
+        .cells()
+        .filter(|&c| last == 0 || board.changed_since(c, last))
+        .collect();
     for (i, e) in eqs.algebra.iter().enumerate() {
+        if !eqs.algebra_cells[i].intersects(&changed) {
+            continue;
+        }
         let unknown = e.terms().iter().filter(|t| board.is_empty(t.0)).count();
         if unknown == 0 || unknown > MAX_UNKNOWN {
             continue;

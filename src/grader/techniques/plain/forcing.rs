@@ -241,13 +241,14 @@ pub fn find_forcing_chain(board: &Board) -> Option<Step> {
                     Branch::Broke(_) => None,
                 })
                 .collect();
+            // A candidate no choice leaves goes: per cell, what lies outside the union of what
+            // the choices leave there.
             let mut eliminations = Vec::new();
             for c in open_cells(board) {
-                for d in board.candidates(c).iter() {
-                    if outcomes.iter().all(|b| !b[c.as_index()].contains(d)) {
-                        eliminations.push((c, d));
-                    }
-                }
+                let left = outcomes
+                    .iter()
+                    .fold(DigitSet::EMPTY, |a, b| a.union(b[c.as_index()]));
+                eliminations.extend(board.candidates(c).difference(left).iter().map(|d| (c, d)));
             }
             if eliminations.is_empty() {
                 continue;
