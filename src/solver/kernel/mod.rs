@@ -90,6 +90,8 @@ pub(crate) struct Search<'a> {
     xdirty: [u64; DIRTY_WORDS],
     /// Whether cages are filtered exactly: hard searches on grids up to 9x9 (`sums::cage_exact`).
     pub(super) exact: bool,
+    /// Results of the exact cage rule by its inputs (direct-mapped; empty unless `exact`).
+    xcache: Vec<sums::ExactEntry>,
 }
 
 /// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
@@ -150,7 +152,11 @@ impl<'a> Search<'a> {
             },
             xdirty: [0; DIRTY_WORDS],
             exact: linear_set.is_some() && layout.n <= sums::SUBSET_BITS,
+            xcache: Vec::new(),
         };
+        if search.exact {
+            search.xcache = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+        }
         for i in 0..cages.cages.len() {
             search.mark(i);
         }

@@ -192,8 +192,9 @@ impl Search<'_> {
 
     /// The exact rule of a cage in a hard search on grids up to 9x9: each open cell keeps the
     /// digits it takes in some full assignment of distinct digits adding up to `s`, found over
-    /// the digit sets reachable cell by cell (see `Subsets`). The digits are first renumbered
-    /// from the smallest open one, so that open digits spanning six or fewer fit one word.
+    /// the digit sets reachable cell by cell (see `Subsets`, in `exact_of`). The result is a
+    /// function of the open candidates, the sum and the digits the cage must hold, and the same
+    /// inputs recur across branches: it is kept in a direct-mapped cache (`xcache`).
     fn cage_exact(
         &mut self,
         st: &mut State,
@@ -203,7 +204,31 @@ impl Search<'_> {
         union: u16,
         must: u16,
     ) -> Step {
-        // Digits renumbered from the smallest of `union`.
+        let found = match ExactKey::new(xs, s, must) {
+            Some(key) => {
+                let slot = key.slot();
+                if self.xcache[slot].key == key {
+                    self.xcache[slot].found
+                } else {
+                    let found = self.exact_of(xs, s, union, must);
+                    self.xcache[slot] = ExactEntry { key, found };
+                    found
+                }
+            }
+            None => self.exact_of(xs, s, union, must),
+        };
+        let (keep, required) = found.ok_or(Contradiction)?;
+        for (i, &c) in open.iter().enumerate() {
+            self.narrow(st, c as usize, keep[i])?;
+        }
+        self.point(st, open, required)
+    }
+
+    /// What `cage_exact` keeps of `xs`: the digits of each open cell, those every assignment
+    /// uses; `None` if no assignment is left.
+    fn exact_of(&self, xs: &[u16], s: usize, union: u16, must: u16) -> Option<([u16; 16], u16)> {
+        // Digits renumbered from the smallest of `union`, so that open digits spanning six or
+        // fewer fit one word (renumbering the open digits densely instead measured no faster).
         let low = union.trailing_zeros();
         let span = 16 - union.leading_zeros() - low;
         let pack = |x: u16| x >> low;
@@ -223,20 +248,18 @@ impl Search<'_> {
             count += 1;
         }
         if count == 0 {
-            return Err(Contradiction);
+            return None;
         }
-        let (keep, required) = match span {
+        let (mut keep, required) = match span {
             0..=6 => exact_support::<1>(&packed[..k], &combos[..count]),
             7 => exact_support::<2>(&packed[..k], &combos[..count]),
             8 => exact_support::<4>(&packed[..k], &combos[..count]),
             _ => exact_support::<8>(&packed[..k], &combos[..count]),
+        }?;
+        for x in &mut keep[..k] {
+            *x <<= low;
         }
-        .ok_or(Contradiction)?;
-        let unpack = |p: u16| p << low;
-        for (i, &c) in open.iter().enumerate() {
-            self.narrow(st, c as usize, unpack(keep[i]))?;
-        }
-        self.point(st, open, unpack(required))
+        Some((keep, required << low))
     }
 
     /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
@@ -280,6 +303,56 @@ impl Search<'_> {
         }
         Ok(())
     }
+}
+
+/// Entries of the cache of the exact cage rule (a power of two). On mathemagic-13 a quarter of
+/// the 3.8M calls find their inputs there, with 2^12 entries as with 2^15 (the other inputs are
+/// new): 4.30 -> 4.10 s of CPU, the same nodes.
+pub(super) const XCACHE: usize = 1 << 12;
+
+/// The inputs of the exact cage rule: the open cells' candidates (without placed digits, at
+/// most nine), the sum left and the digits the cage must hold.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) struct ExactKey([u16; 12]);
+
+impl ExactKey {
+    /// The key of these inputs, if they fit one (nine open cells or fewer).
+    fn new(xs: &[u16], s: usize, must: u16) -> Option<ExactKey> {
+        if xs.len() > 9 {
+            return None;
+        }
+        let mut key = [0u16; 12];
+        key[..xs.len()].copy_from_slice(xs);
+        key[9] = s as u16;
+        key[10] = must;
+        key[11] = xs.len() as u16;
+        Some(ExactKey(key))
+    }
+
+    /// Where the key lives in the cache (a multiplicative hash of its words).
+    fn slot(&self) -> usize {
+        let mut h = 0u64;
+        for w in self.0.chunks_exact(4) {
+            let v = w.iter().fold(0u64, |v, &x| v << 16 | x as u64);
+            h = (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        (h >> 52) as usize & (XCACHE - 1)
+    }
+}
+
+/// One remembered result of the exact cage rule.
+#[derive(Copy, Clone)]
+pub(super) struct ExactEntry {
+    key: ExactKey,
+    found: Option<([u16; 16], u16)>,
+}
+
+impl ExactEntry {
+    /// An entry no input matches (no key has zero open cells).
+    pub(super) const EMPTY: ExactEntry = ExactEntry {
+        key: ExactKey([0; 12]),
+        found: None,
+    };
 }
 
 /// Digit sets of 9x9 grids (9 bits) that `Subsets` can hold.
