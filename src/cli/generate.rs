@@ -56,7 +56,7 @@ pub struct Args {
     /// Run only share I of N of the work items (items i with i % N == I) [default: 0/1].
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Work items per transaction [default: 256]. Does not change the output.
+    /// Work items per transaction [default: 1024]. Does not change the output.
     #[arg(long)]
     chunk_size: Option<u32>,
     /// A preset TOML file (see config/); flags override it.

@@ -68,7 +68,7 @@ impl Default for RunSettings {
             threads: 0,
             db: PathBuf::from("output/puzzles.db"),
             shard: "0/1".into(),
-            chunk_size: 256,
+            chunk_size: 1024,
         }
     }
 }
