@@ -261,3 +261,31 @@ impl Context {
         })
     }
 }
+
+/// Per-house memory of the plain finders' fruitless looks: each slot holds the board clock when a
+/// look found nothing there (0: look). What such a finder yields in a house rests on the house's
+/// cells alone (the cells it clears only lose candidates), so an unchanged house is skipped.
+/// Without a memo (`None`) every house is looked at.
+pub(crate) struct HouseMemo<'m>(pub(crate) Option<&'m mut [u32]>);
+
+impl HouseMemo<'_> {
+    /// Skip `slot` (of `house`): nothing there changed since a look found nothing? Otherwise the
+    /// look is noted now as fruitless, to be undone by `found` if it yields a step.
+    pub(crate) fn skip(&mut self, board: &Board, slot: usize, house: House) -> bool {
+        let Some(m) = self.0.as_deref_mut() else {
+            return false;
+        };
+        if m[slot] != 0 && !board.house_changed_since(house, m[slot]) {
+            return true;
+        }
+        m[slot] = board.clock();
+        false
+    }
+
+    /// The look at `slot` yielded a step: look there again next time.
+    pub(crate) fn found(&mut self, slot: usize) {
+        if let Some(m) = self.0.as_deref_mut() {
+            m[slot] = 0;
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! instance on the board at once (one step per placement, each cell once), which is how people
 //! sweep for singles and keeps the grader fast.
 
+use super::context::HouseMemo;
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::state::Board;
@@ -18,27 +19,6 @@ fn placement(technique: Technique, cell: Cell, digit: Digit) -> Step {
     step.placements.push((cell, digit));
     step.cells.push(cell);
     step
-}
-
-/// Skip a house the memo says is unchanged since it last yielded nothing (what a house yields
-/// rests on its own cells only)? Else, remember the look now (forgotten by `forget`).
-fn skip(board: &Board, memo: &mut Option<&mut [u32]>, house: House) -> bool {
-    let Some(m) = memo.as_deref_mut() else {
-        return false;
-    };
-    let since = m[house.as_index()];
-    if since != 0 && !board.house_changed_since(house, since) {
-        return true;
-    }
-    m[house.as_index()] = board.clock();
-    false
-}
-
-/// The house yielded something: do not count it as a fruitless look.
-fn forget(memo: &mut Option<&mut [u32]>, house: House) {
-    if let Some(m) = memo.as_deref_mut() {
-        m[house.as_index()] = 0;
-    }
 }
 
 /// The last empty cell of a house takes the missing digit. (A memo of fruitless houses, as
@@ -121,11 +101,12 @@ pub fn hidden_single(board: &Board, out: &mut Vec<Step>) {
 }
 
 /// `hidden_single` remembering fruitless houses in `memo` (one slot per house).
-pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&mut [u32]>) {
+pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, memo: Option<&mut [u32]>) {
     let n = board.size();
+    let mut memo = HouseMemo(memo);
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
-        if skip(board, &mut memo, house) {
+        if memo.skip(board, house.as_index(), house) {
             continue;
         }
         // One pass over the house: the digits seen once, the digits seen more than once.
@@ -139,7 +120,7 @@ pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, mut memo: Option<&
         }
         let mut singles = once & !more;
         if singles != 0 {
-            forget(&mut memo, house);
+            memo.found(house.as_index());
         }
         while singles != 0 {
             let i = singles.trailing_zeros() as usize;

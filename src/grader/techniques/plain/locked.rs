@@ -4,6 +4,7 @@
 use super::{digits, house_kind, house_name, houses, planes, HouseKind};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
+use crate::grader::techniques::context::HouseMemo;
 
 /// Pointing first (regions against lines), then claiming (lines against regions).
 pub fn find_locked_candidates(board: &Board) -> Option<Step> {
@@ -18,7 +19,8 @@ pub fn locked_memo_len(houses: usize) -> usize {
 /// As `find_locked_candidates`, remembering in `memo` (per kind, digit and house, the clock when
 /// it found nothing there) so that a house whose cells have not changed is not looked at again:
 /// what it yields rests on the digit's places in it; the cells it clears only lose candidates.
-pub fn find_locked_candidates_memo(board: &Board, mut memo: Option<&mut [u32]>) -> Option<Step> {
+pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> Option<Step> {
+    let mut memo = HouseMemo(memo);
     let planes = planes(board);
     let count = board.geometry().house_count();
     for pointing in [true, false] {
@@ -30,16 +32,12 @@ pub fn find_locked_candidates_memo(board: &Board, mut memo: Option<&mut [u32]>) 
                     continue;
                 }
                 let slot = (usize::from(pointing) * 16 + digit.as_index()) * count + a.as_index();
-                if let Some(m) = memo.as_deref() {
-                    if m[slot] != 0 && !board.house_changed_since(a, m[slot]) {
-                        continue;
-                    }
+                if memo.skip(board, slot, a) {
+                    continue;
                 }
                 if let Some(step) = locked_in(board, pointing, digit, plane, a) {
+                    memo.found(slot);
                     return Some(step);
-                }
-                if let Some(m) = memo.as_deref_mut() {
-                    m[slot] = board.clock();
                 }
             }
         }

@@ -9,6 +9,7 @@ use super::{digit_list, digits, for_each_subset, house_name, houses, names, open
 use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::step::{Step, Technique};
+use crate::grader::techniques::context::HouseMemo;
 
 /// Naked pair: two cells of a house with the same two candidates.
 pub fn find_naked_pair(board: &Board) -> Option<Step> {
@@ -68,14 +69,6 @@ pub fn find_hidden_memo(board: &Board, k: usize, memo: &mut [u32]) -> Option<Ste
     find_hidden_in(board, k, technique, Some(memo))
 }
 
-/// Skip a house the memo says is unchanged since it last yielded nothing?
-fn unchanged(board: &Board, memo: &Option<&mut [u32]>, house: House) -> bool {
-    memo.as_deref().is_some_and(|m| {
-        let since = m[house.as_index()];
-        since != 0 && !board.house_changed_since(house, since)
-    })
-}
-
 fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
     find_naked_in(board, k, technique, None)
 }
@@ -84,19 +77,13 @@ fn find_naked_in(
     board: &Board,
     k: usize,
     technique: Technique,
-    mut memo: Option<&mut [u32]>,
+    memo: Option<&mut [u32]>,
 ) -> Option<Step> {
+    let mut memo = HouseMemo(memo);
     let mut peers: Option<Vec<crate::bitset::CellSet>> = None;
     for house in houses(board) {
-        if unchanged(board, &memo, house) {
+        if memo.skip(board, house.as_index(), house) {
             continue;
-        }
-        // Remembered now and forgotten below if the house yields a step (its clearing may lie
-        // outside it and leave it unchanged).
-        let mut slot = memo.as_deref_mut().map(|m| &mut m[house.as_index()]);
-        let before = slot.as_deref().copied();
-        if let Some(x) = slot.as_deref_mut() {
-            *x = board.clock();
         }
         let cells: Vec<Cell> = open_in(board, house)
             .into_iter()
@@ -141,9 +128,7 @@ fn find_naked_in(
             subset_step(technique, eliminations, reason, subset, house)
         });
         if found.is_some() {
-            if let (Some(x), Some(b)) = (slot, before) {
-                *x = b;
-            }
+            memo.found(house.as_index());
             return found;
         }
     }
@@ -178,19 +163,13 @@ fn find_hidden_in(
     board: &Board,
     k: usize,
     technique: Technique,
-    mut memo: Option<&mut [u32]>,
+    memo: Option<&mut [u32]>,
 ) -> Option<Step> {
+    let mut memo = HouseMemo(memo);
     let planes = super::planes(board);
     for house in houses(board) {
-        if unchanged(board, &memo, house) {
+        if memo.skip(board, house.as_index(), house) {
             continue;
-        }
-        // Remembered now and forgotten below if the house yields a step (its clearing may lie
-        // outside it and leave it unchanged).
-        let mut slot = memo.as_deref_mut().map(|m| &mut m[house.as_index()]);
-        let before = slot.as_deref().copied();
-        if let Some(x) = slot.as_deref_mut() {
-            *x = board.clock();
         }
         let open = open_in(board, house);
         if open.len() <= k {
@@ -238,9 +217,7 @@ fn find_hidden_in(
             subset_step(technique, eliminations, reason, cells, house)
         });
         if found.is_some() {
-            if let (Some(x), Some(b)) = (slot, before) {
-                *x = b;
-            }
+            memo.found(house.as_index());
             return found;
         }
     }
