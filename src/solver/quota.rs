@@ -31,13 +31,9 @@ impl<'a> Quota<'a> {
     /// Count one more branch; false (and the search must stop) once the budget is spent.
     #[inline(always)]
     pub(crate) fn spend_node(&mut self) -> bool {
-        if self.stats.nodes >= self.max_nodes {
-            self.exhausted = true;
-            return false;
-        }
-        self.stats.guesses += 1;
-        self.stats.nodes += 1;
-        true
+        let spent = self.spend_refutation();
+        self.stats.guesses += spent as u64;
+        spent
     }
 
     /// Count one refutation (a digit removed after its trial, and the removal propagated) as a
