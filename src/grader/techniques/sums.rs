@@ -671,12 +671,7 @@ impl Witnesses {
         'assignments: for values in &self.values {
             for (k, c) in self.cells.iter().enumerate() {
                 let Some(c) = *c else { break };
-                let v = values[k];
-                let ok = match board.placed(c) {
-                    Some(d) => d.get() == v,
-                    None => board.candidates(c).bits() & (1 << (v - 1)) != 0,
-                };
-                if !ok {
+                if !still_holds(board, c, values[k]) {
                     continue 'assignments;
                 }
             }
@@ -690,6 +685,14 @@ impl Witnesses {
             Some(c) if board.is_empty(*c) => board.candidates(*c).bits() & !cover[k] == 0,
             _ => true,
         })
+    }
+}
+
+/// Does a witness's digit `v` for cell `c` still hold: placed there, or still a candidate?
+fn still_holds(board: &Board, c: Cell, v: u8) -> bool {
+    match board.placed(c) {
+        Some(d) => d.get() == v,
+        None => cands_of(board, c) & (1 << (v - 1)) != 0,
     }
 }
 
@@ -758,14 +761,11 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
         for (k, c) in seen.cells.iter().enumerate() {
             let Some(c) = *c else { break };
             let v = values[k];
-            match board.placed(c) {
-                Some(d) => valid &= d.get() == v,
-                None => {
-                    valid &= cands_of(board, c) & (1 << (v - 1)) != 0;
-                    match cells[..u].iter().position(|&x| x == c) {
-                        Some(p) => now[p] = v,
-                        None => valid = false,
-                    }
+            valid &= still_holds(board, c, v);
+            if board.is_empty(c) {
+                match cells[..u].iter().position(|&x| x == c) {
+                    Some(p) => now[p] = v,
+                    None => valid = false,
                 }
             }
             if !valid {
