@@ -92,6 +92,11 @@ pub(crate) struct Search<'a> {
     pub(super) exact: bool,
     /// Results of the exact cage rule by its inputs (direct-mapped; empty unless `exact`).
     xcache: Vec<sums::ExactEntry>,
+    /// Houses (bit per house) with a cell changed since hidden singles last looked at them.
+    hdirty: u64,
+    /// Houses changed since box-line reduction last looked at them (besides `hdirty`, which
+    /// hidden singles hand on here when they take them).
+    sdirty: u64,
 }
 
 /// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
@@ -153,6 +158,8 @@ impl<'a> Search<'a> {
             xdirty: [0; DIRTY_WORDS],
             exact: linear_set.is_some() && layout.n <= sums::SUBSET_BITS,
             xcache: Vec::new(),
+            hdirty: u64::MAX >> (64 - 3 * layout.n),
+            sdirty: 0,
         };
         if search.exact {
             search.xcache = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
@@ -273,6 +280,7 @@ impl<'a> Search<'a> {
         if x != b {
             st.cand[c] = b;
             self.edits += 1;
+            self.hdirty |= self.layout.cell_houses[c];
             self.push(c);
             self.mark_cell(c);
         }
@@ -289,6 +297,7 @@ impl<'a> Search<'a> {
             }
             st.cand[c] = y;
             self.edits += 1;
+            self.hdirty |= self.layout.cell_houses[c];
             if is_single(y) {
                 self.push(c);
             }
@@ -312,6 +321,7 @@ impl<'a> Search<'a> {
             }
             st.cand[c] = y;
             self.edits += 1;
+            self.hdirty |= self.layout.cell_houses[c];
             if is_single(y) {
                 self.push(c);
             }
@@ -334,6 +344,7 @@ impl<'a> Search<'a> {
         // emptied peer is noticed once after the loop.
         let mut emptied = false;
         let killer = self.killer;
+        let mut houses = 0u64;
         self.vdirty |= self.cages.virtual_near[c];
         if let Some(set) = self.linear_set {
             // The sums of the cell and of the peers that lose the digit.
@@ -353,6 +364,7 @@ impl<'a> Search<'a> {
             st.cand[p] = y;
             emptied |= y == 0;
             let changed = x != y;
+            houses |= layout.cell_houses[p] & (changed as u64).wrapping_neg();
             self.queue[self.qlen & (QUEUE - 1)] = p as u8;
             self.qlen += (changed && is_single(y)) as usize;
             if killer {
@@ -360,6 +372,7 @@ impl<'a> Search<'a> {
                 self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= (changed as u64) << (k & 63);
             }
         }
+        self.hdirty |= houses;
         if emptied {
             return Err(Contradiction);
         }
@@ -410,7 +423,13 @@ impl<'a> Search<'a> {
     fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let layout = self.layout;
         let mut any = false;
+        // Only segments whose box or line changed since the last look can find anything new.
+        let todo = self.sdirty | self.hdirty;
+        self.sdirty = 0;
         for seg in &layout.segments {
+            if seg.houses & todo == 0 {
+                continue;
+            }
             let cells = &layout.segment_cells[seg.start as usize..];
             let (meet, rest) = (seg.meet as usize, seg.rest as usize);
             let union = |part: &[u8]| part.iter().fold(0, |u, &c| u | st.cand[c as usize]);
@@ -501,7 +520,13 @@ impl<'a> Search<'a> {
     fn hidden_singles(&mut self, st: &mut State) -> Step {
         let layout = self.layout;
         let all = layout.all;
-        for h in 0..3 * layout.n {
+        // Only houses with a cell changed since the last look can find anything new.
+        let mut todo = self.hdirty;
+        self.hdirty = 0;
+        self.sdirty |= todo;
+        while todo != 0 {
+            let h = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let done = st.placed[h];
             if done == all {
                 continue;
@@ -647,6 +672,8 @@ impl<'a> Search<'a> {
         self.xdirty = [0; DIRTY_WORDS];
         self.vdirty = 0;
         self.ldirty = [0; 4];
+        self.hdirty = 0;
+        self.sdirty = 0;
     }
 
     /// The open cell to branch on, or `None` when every cell is solved. The cell with the most
