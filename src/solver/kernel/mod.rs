@@ -388,10 +388,9 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                if self.exact {
+                if self.real_cage(st, i, false)? && self.exact {
                     self.xdirty[(i >> 6) & (DIRTY_WORDS - 1)] |= 1 << (i & 63);
                 }
-                self.real_cage(st, i, false)?;
                 continue;
             }
             if self.vdirty != 0 {
