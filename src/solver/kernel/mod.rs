@@ -405,10 +405,13 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.hidden_singles(st)?;
+            // The linear sums before the exact cage rule: a linear sum costs a fifth of an exact
+            // cage, and what it prunes the exact rule then sees at once (the same fixpoint; on
+            // the 17 hard killers 29.6 -> 26.8 s of CPU in all, the same nodes on mathemagic).
             if self.qlen == 0
                 && !self.locked_candidates(st)?
-                && !self.exact_cages(st)?
                 && !self.linear_sums(st)?
+                && !self.exact_cages(st)?
             {
                 return Ok(());
             }
