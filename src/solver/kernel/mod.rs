@@ -271,7 +271,7 @@ impl<'a> Search<'a> {
     }
 
     /// Make `c` hold the single digit `b` (one of its candidates) and queue it.
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, st: &mut State, c: usize, b: u16) -> Step {
         let x = st.cand[c];
         if x & b == 0 {
@@ -288,7 +288,7 @@ impl<'a> Search<'a> {
     }
 
     /// Narrow `c` to `y` (a subset of its candidates), queueing it if it became single.
-    #[inline]
+    #[inline(always)]
     fn narrow(&mut self, st: &mut State, c: usize, y: u16) -> Step {
         let x = st.cand[c];
         if y != x {
@@ -311,7 +311,7 @@ impl<'a> Search<'a> {
     }
 
     /// Remove the digits `gone` from cell `c` (not of the cage being examined: its cage is marked).
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, st: &mut State, c: usize, gone: u16) -> Step {
         let x = st.cand[c];
         if x & gone != 0 {
@@ -341,41 +341,43 @@ impl<'a> Search<'a> {
         self.mark_cell(c);
         // Branch-free: whether a peer held `b` is unpredictable, so every peer is written, a
         // peer that became single is queued by advancing the queue length by 0 or 1, and an
-        // emptied peer is noticed once after the loop.
+        // emptied peer is noticed once after the loop (peers number at most 39, on 16x16).
         let mut emptied = false;
-        let killer = self.killer;
-        let mut houses = 0u64;
         self.vdirty |= self.cages.virtual_near[c];
         if let Some(set) = self.linear_set {
-            // The sums of the cell and of the peers that lose the digit.
-            let of = &set.of_cell[c];
-            or_into(&mut self.ldirty, of);
-            for &p in layout.peers(c) {
-                if st.cand[p as usize] & b != 0 {
-                    let of = &set.of_cell[p as usize];
-                    or_into(&mut self.ldirty, of);
-                }
-            }
+            or_into(&mut self.ldirty, &set.of_cell[c]);
         }
+        // The peers that lost the digit, gathered branch-free, then marked in a second loop (the
+        // dirty sets are read-modify-writes through memory: one per changed peer, not per peer).
+        let mut lost = [0u8; 64];
+        let mut count = 0;
         for &p in layout.peers(c) {
-            let p = p as usize;
-            let x = st.cand[p];
+            let x = st.cand[p as usize];
             let y = x & !b;
-            st.cand[p] = y;
+            st.cand[p as usize] = y;
             emptied |= y == 0;
             let changed = x != y;
-            houses |= layout.cell_houses[p] & (changed as u64).wrapping_neg();
-            self.queue[self.qlen & (QUEUE - 1)] = p as u8;
+            self.queue[self.qlen & (QUEUE - 1)] = p;
             self.qlen += (changed && is_single(y)) as usize;
-            if killer {
-                let k = self.cages.cage_of[p] as usize;
-                self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= (changed as u64) << (k & 63);
-            }
+            lost[count & 63] = p;
+            count += changed as usize;
         }
-        self.hdirty |= houses;
         if emptied {
             return Err(Contradiction);
         }
+        let mut houses = 0u64;
+        for &p in &lost[..count.min(64)] {
+            let p = p as usize;
+            houses |= layout.cell_houses[p];
+            if self.killer {
+                let k = self.cages.cage_of[p] as usize;
+                self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= 1 << (k & 63);
+                if let Some(set) = self.linear_set {
+                    or_into(&mut self.ldirty, &set.of_cell[p]);
+                }
+            }
+        }
+        self.hdirty |= houses;
         Ok(())
     }
 
