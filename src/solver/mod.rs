@@ -27,7 +27,7 @@ use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use cages::CageSet;
-use kernel::Search;
+use kernel::{ExactCache, Search};
 use layout::{Board, Layout};
 use linear::LinearSet;
 use plain::PlainSearch;
@@ -65,6 +65,8 @@ pub struct Solver {
     /// Nodes before the killer search starts over with the linear sums (`HEAVY_AFTER`; tests
     /// lower it to exercise the sums on small puzzles).
     heavy_after: u64,
+    /// The exact cage rule's results, reused across hard searches.
+    xcache: ExactCache,
 }
 
 /// Search nodes a killer search may take with the cheap rules alone before it starts over with
@@ -81,6 +83,7 @@ impl Solver {
             cages: CageSet::default(),
             linear: LinearSet::default(),
             heavy_after: HEAVY_AFTER,
+            xcache: ExactCache::default(),
         }
     }
 
@@ -110,8 +113,17 @@ impl Solver {
             run_plain(layout, givens, limit, max_nodes, &mut solutions)
         } else {
             let first = max_nodes.min(self.heavy_after);
-            let (light, cut) =
-                Search::run(layout, cages, None, givens, limit, first, &mut solutions);
+            let xcache = &mut self.xcache;
+            let (light, cut) = Search::run(
+                layout,
+                cages,
+                None,
+                givens,
+                limit,
+                first,
+                &mut solutions,
+                xcache,
+            );
             if cut && max_nodes > first {
                 solutions.clear();
                 self.cages.load_rest(layout);
@@ -138,6 +150,7 @@ impl Solver {
                     limit,
                     rest,
                     &mut solutions,
+                    xcache,
                 );
                 let stats = SolveStats {
                     nodes: light.nodes + heavy.nodes,

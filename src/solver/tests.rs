@@ -225,7 +225,7 @@ proptest! {
         let layout = Layout::new(&geometry);
         let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
         run_plain(&layout, puzzle.givens().values(), 3, u64::MAX, &mut by_plain);
-        Search::run(&layout, &CageSet::default(), None, puzzle.givens().values(), 3, u64::MAX, &mut by_cells);
+        Search::run(&layout, &CageSet::default(), None, puzzle.givens().values(), 3, u64::MAX, &mut by_cells, &mut Default::default());
         prop_assert_eq!(by_plain.len(), by_cells.len());
         prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
         if by_plain.len() < 3 {

@@ -154,6 +154,31 @@ fn hardest_killers_match_their_solutions() {
     assert_unique_and_stored(&quick);
 }
 
+#[test]
+fn a_solver_reused_on_hard_killers_finds_what_fresh_ones_find() {
+    // The solver keeps the exact cage rule's results from one hard search to the next: a search
+    // must find the same (solutions and nodes) whatever earlier searches left there.
+    let Some(data) = shared_data() else { return };
+    let path = data.join("killer/hard_killers.jsonl");
+    if !path.exists() {
+        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+        return;
+    }
+    let quick: Vec<Entry> = entries(&path)
+        .into_iter()
+        .filter(|e| ["Wecoc #1", "Wecoc #2", "mathemagic-5"].contains(&id_of(e).as_str()))
+        .collect();
+    assert_eq!(quick.len(), 3);
+    let mut reused = Solver::new(quick[0].puzzle.geometry());
+    for round in 0..2 {
+        for entry in &quick {
+            let fresh = Solver::new(entry.puzzle.geometry()).solve(&entry.puzzle, 2);
+            let again = reused.solve(&entry.puzzle, 2);
+            assert_eq!(again, fresh, "{} (round {round})", id_of(entry));
+        }
+    }
+}
+
 fn id_of(entry: &Entry) -> String {
     let id = entry.object.as_ref().and_then(|o| o.get("id"));
     id.as_ref()

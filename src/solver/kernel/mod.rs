@@ -25,6 +25,13 @@ const DIRTY_WORDS: usize = 8;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
 
+/// The results of the exact cage rule by their inputs (direct-mapped, `sums::XCACHE` entries),
+/// kept by the `Solver` from one hard search to the next: an entry is a function of its inputs
+/// alone, so what a search finds does not depend on what an earlier one left there, and a hard
+/// search no longer allocates and fills 240 KB.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ExactCache(Vec<sums::ExactEntry>);
+
 /// A dead end: some cell, house or cage has no possible digit left (for both kernels).
 #[derive(Debug)]
 pub(crate) struct Contradiction;
@@ -90,7 +97,8 @@ pub(crate) struct Search<'a> {
     xdirty: [u64; DIRTY_WORDS],
     /// Whether cages are filtered exactly: hard searches on grids up to 9x9 (`sums::cage_exact`).
     pub(super) exact: bool,
-    /// Results of the exact cage rule by its inputs (direct-mapped; empty unless `exact`).
+    /// Results of the exact cage rule by its inputs (direct-mapped; empty unless `exact`; lent
+    /// by the caller's `ExactCache` for the search).
     xcache: Vec<sums::ExactEntry>,
     /// Houses (bit per house) with a cell changed since hidden singles last looked at them.
     hdirty: u64,
@@ -111,6 +119,7 @@ const HARD_DECAY_INTERVAL: u32 = 1 << 16;
 
 impl<'a> Search<'a> {
     /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         layout: &'a Layout,
         cages: &'a CageSet,
@@ -119,12 +128,22 @@ impl<'a> Search<'a> {
         limit: usize,
         max_nodes: u64,
         solutions: &'a mut Vec<Grid>,
+        cache: &mut ExactCache,
     ) -> (SolveStats, bool) {
         let mut search = Search::new(layout, cages, linear_set, limit, max_nodes, solutions);
+        if search.exact {
+            if cache.0.is_empty() {
+                cache.0 = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+            }
+            std::mem::swap(&mut search.xcache, &mut cache.0);
+        }
         if let Ok(mut st) = search.start(givens) {
             if limit > 0 && search.propagate(&mut st).is_ok() {
                 search.branch(&st);
             }
+        }
+        if search.exact {
+            std::mem::swap(&mut search.xcache, &mut cache.0);
         }
         search.quota.finish()
     }
@@ -161,9 +180,6 @@ impl<'a> Search<'a> {
             hdirty: u64::MAX >> (64 - 3 * layout.n),
             sdirty: 0,
         };
-        if search.exact {
-            search.xcache = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
-        }
         for i in 0..cages.cages.len() {
             search.mark(i);
         }
@@ -231,6 +247,9 @@ impl<'a> Search<'a> {
         solutions: &'a mut Vec<Grid>,
     ) -> Option<Vec<u16>> {
         let mut search = Search::new(layout, cages, linear_set, 1, u64::MAX, solutions);
+        if search.exact {
+            search.xcache = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+        }
         let mut st = search.start(givens).ok()?;
         search.propagate(&mut st).ok()?;
         Some(st.cand[..layout.cells].to_vec())

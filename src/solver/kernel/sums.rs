@@ -336,7 +336,7 @@ pub(super) const XCACHE: usize = 1 << 12;
 
 /// The inputs of the exact cage rule: the open cells' candidates (without placed digits, at
 /// most nine), the sum left and the digits the cage must hold.
-#[derive(Copy, Clone, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct ExactKey([u16; 12]);
 
 impl ExactKey {
@@ -365,7 +365,7 @@ impl ExactKey {
 }
 
 /// One remembered result of the exact cage rule.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, Debug)]
 pub(super) struct ExactEntry {
     key: ExactKey,
     found: Option<([u16; 16], u16)>,
