@@ -75,6 +75,8 @@ pub(crate) struct Search<'a> {
     qlen: usize,
     /// Cages whose cells changed since they were last examined.
     dirty: [u64; DIRTY_WORDS],
+    /// Words of `dirty` and `xdirty` in use: the cages and the slot of uncaged cells.
+    dirty_words: usize,
     /// Derived (rule of 45) constraints whose cells changed since they were last examined.
     vdirty: u64,
     /// The derived linear sums, once the search proved hard enough to need them.
@@ -163,6 +165,7 @@ impl<'a> Search<'a> {
             queue: [0; QUEUE],
             qlen: 0,
             dirty: [0; DIRTY_WORDS],
+            dirty_words: (cages.cages.len() + 1).div_ceil(64).min(DIRTY_WORDS),
             vdirty: 0,
             linear_set,
             ldirty: [0; 4],
@@ -498,7 +501,7 @@ impl<'a> Search<'a> {
             return Ok(false);
         }
         let before = self.edits;
-        for w in 0..DIRTY_WORDS {
+        for w in 0..self.dirty_words {
             while self.xdirty[w] != 0 {
                 let tz = self.xdirty[w].trailing_zeros() as usize;
                 self.xdirty[w] &= self.xdirty[w] - 1;
@@ -526,7 +529,7 @@ impl<'a> Search<'a> {
     #[inline]
     fn pop_dirty(&mut self) -> Option<usize> {
         let count = self.cages.cages.len();
-        for w in 0..DIRTY_WORDS {
+        for w in 0..self.dirty_words {
             while self.dirty[w] != 0 {
                 let tz = self.dirty[w].trailing_zeros() as usize;
                 self.dirty[w] &= self.dirty[w] - 1;
