@@ -21,13 +21,13 @@ pub(crate) struct Inline<T: Copy> {
 }
 
 impl<T: Copy> Inline<T> {
-    fn new(fill: T) -> Self {
+    pub(crate) fn new(fill: T) -> Self {
         Inline {
             items: [fill; 16],
             len: 0,
         }
     }
-    fn push(&mut self, x: T) {
+    pub(crate) fn push(&mut self, x: T) {
         self.items[self.len as usize] = x;
         self.len += 1;
     }
@@ -113,6 +113,11 @@ impl CageView {
     /// The combinations still possible as sets.
     pub(crate) fn live(&self, n: usize) -> Vec<u16> {
         self.table_combos(n).filter(|&m| self.fits(m)).collect()
+    }
+
+    /// The same, appended to `out`.
+    pub(crate) fn live_into(&self, n: usize, out: &mut Vec<u16>) {
+        out.extend(self.table_combos(n).filter(|&m| self.fits(m)));
     }
 
     /// The cage as text: "14(2) at r1c1".
