@@ -32,6 +32,8 @@ pub struct Board<'p> {
     placed_at: Vec<u32>,
     /// The clock value at each house's last change (of any of its cells).
     house_changed_at: Vec<u32>,
+    /// The clock value at each cage's last change (of any of its cells).
+    cage_changed_at: Vec<u32>,
     /// The three houses of every cell.
     cell_houses: Vec<[u8; 3]>,
     /// Do finders write their reasons (off when only grading, for speed)?
@@ -66,6 +68,7 @@ impl<'p> Board<'p> {
             changed_at: vec![1; g.cell_count()],
             placed_at: vec![0; g.cell_count()],
             house_changed_at: vec![1; g.house_count()],
+            cage_changed_at: vec![1; puzzle.cages().len()],
             cell_houses: g
                 .cells()
                 .map(|c| g.houses_of(c).map(|h| h.as_index() as u8))
@@ -253,15 +256,22 @@ impl<'p> Board<'p> {
             self.stamp_houses(i);
         }
     }
-    /// Stamp the houses of cell `i` as changed now.
+    /// Stamp the houses and the cage of cell `i` as changed now.
     fn stamp_houses(&mut self, i: usize) {
         for h in self.cell_houses[i] {
             self.house_changed_at[h as usize] = self.clock;
+        }
+        if let Some(at) = self.cage_changed_at.get_mut(self.cage_of[i]) {
+            *at = self.clock;
         }
     }
     /// Has any cell of the house changed after clock value `since`?
     pub fn house_changed_since(&self, house: House, since: u32) -> bool {
         self.house_changed_at[house.as_index()] > since
+    }
+    /// Has any cell of cage `k` changed after clock value `since`?
+    pub fn cage_changed_since(&self, k: usize, since: u32) -> bool {
+        self.cage_changed_at[k] > since
     }
     /// Remove one candidate (no effect on placed cells).
     pub fn eliminate(&mut self, cell: Cell, digit: Digit) {
@@ -301,6 +311,7 @@ impl<'p> Board<'p> {
         self.placed_at.copy_from_slice(&other.placed_at);
         self.house_changed_at
             .copy_from_slice(&other.house_changed_at);
+        self.cage_changed_at.copy_from_slice(&other.cage_changed_at);
         self.clock = other.clock;
         self.explaining = other.explaining;
     }

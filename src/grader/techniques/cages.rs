@@ -232,7 +232,7 @@ fn each_cage(
     find: impl Fn(&Board, &CageView) -> Option<Step>,
 ) {
     for k in 0..board.cages().len() {
-        if ctx.unchanged(board, memo, k, board.cages()[k].cells.iter().copied()) {
+        if ctx.unchanged_cage(board, memo, k) {
             continue;
         }
         match CageView::of(board, k).and_then(|v| find(board, &v)) {
