@@ -855,9 +855,15 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
     // out of nodes. Only a result that changes the board needs the plain run's word on the
     // node budget (a seeded run that removes nothing stands for any: a run out of nodes
     // removes nothing either), so the grade is the same as with the plain run alone.
+    // The plain run cannot run out of nodes when even searching every digit of every cell
+    // through whole trees could not: then the seeded run's word is the plain run's.
+    let roomy = most_nodes(&cands[..u]) <= MAX_NODES as u64;
     let keep = match run(seed, seen) {
         Some(keep)
-            if seed == [0; MAX_UNKNOWN] || keep[..u].contains(&0) || keep[..u] == cands[..u] =>
+            if roomy
+                || seed == [0; MAX_UNKNOWN]
+                || keep[..u].contains(&0)
+                || keep[..u] == cands[..u] =>
         {
             keep
         }
@@ -868,6 +874,16 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
         keep,
         len: u,
     })
+}
+
+/// An upper bound on the nodes of a plain run over cells with these candidates: one search per
+/// digit of each cell, each a tree with that cell fixed and at most `u + 1` levels of at most
+/// the product of the other cells' candidate counts nodes each.
+fn most_nodes(cands: &[u16]) -> u64 {
+    let u = cands.len() as u64;
+    let product: u64 = cands.iter().map(|c| u64::from(c.count_ones())).product();
+    // Σ_i |c_i| · Π_{j≠i} |c_j| = u · Π |c_j|, times the levels.
+    (u + 1) * u * product
 }
 
 /// Witness assignments carried from one evaluation of an equation to the next.
