@@ -941,6 +941,31 @@ impl Search {
             seen &= seen - 1;
             avail &= !(1 << (self.values[j] - 1));
         }
+        if i + 1 == self.len {
+            // The last cell takes the one digit that completes the sum. The nodes are counted as
+            // if each digit were tried in turn (one node each, up to the one that fits), so the
+            // budget runs out exactly where it did.
+            let k = self.coefs[i];
+            let (d, fits) = match k {
+                // (Never built: a term's coefficient is not zero. Any digit does then.)
+                0 => (avail.trailing_zeros() as i32 + 1, rest == 0 && avail != 0),
+                _ => {
+                    let d = rest / k;
+                    let fits =
+                        rest % k == 0 && (1..=16).contains(&d) && avail & (1 << (d - 1)) != 0;
+                    (d, fits)
+                }
+            };
+            let tried = match fits {
+                true => avail & (((1u32 << d) - 1) as u16),
+                false => avail,
+            };
+            self.nodes += tried.count_ones() as usize;
+            if fits {
+                self.values[i] = d as u8;
+            }
+            return fits && self.nodes <= MAX_NODES;
+        }
         while avail != 0 {
             let b = avail.trailing_zeros();
             avail &= avail - 1;
