@@ -187,6 +187,9 @@ struct Unit {
     /// Live combinations for a cage unit, one single-digit mask per candidate for a cell: the
     /// range `combos.0..combos.1` of `Units::combos`.
     combos: (u32, u32),
+    /// The digits every combination holds, and those some combination holds.
+    must: u16,
+    union: u16,
     cage: Option<usize>,
 }
 
@@ -205,8 +208,17 @@ impl Units {
     }
     /// Must this unit hold at least one digit of `d`?
     fn hits(&self, u: &Unit, d: u16) -> bool {
-        let combos = self.combos(u);
-        !combos.is_empty() && combos.iter().all(|&m| m & d != 0)
+        if u.union & d == 0 {
+            return false;
+        }
+        if u.must & d != 0 {
+            return true;
+        }
+        // A cell's combinations are its digits, one each: all of them must lie in `d`.
+        if u.cage.is_none() {
+            return u.union & !d == 0;
+        }
+        self.combos(u).iter().all(|&m| m & d != 0)
     }
 }
 
@@ -239,9 +251,12 @@ fn units(board: &Board, house: House, out: &mut Units) -> bool {
         if from == to {
             return false;
         }
+        let combos = &out.combos[from as usize..];
         out.list.push(Unit {
             cells: v.cells,
             combos: (from, to),
+            must: combos.iter().fold(u16::MAX, |a, &m| a & m),
+            union: combos.iter().fold(0, |a, &m| a | m),
             cage: Some(k),
         });
     }
@@ -257,9 +272,12 @@ fn units(board: &Board, house: House, out: &mut Units) -> bool {
                 .extend(board.candidates(c).iter().map(|d| 1 << d.as_index()));
             let mut cells = Inline::new(c);
             cells.push(c);
+            let bits = board.candidates(c).bits();
             out.list.push(Unit {
                 cells,
                 combos: (from, out.combos.len() as u32),
+                must: if bits.count_ones() == 1 { bits } else { 0 },
+                union: bits,
                 cage: None,
             });
         }
