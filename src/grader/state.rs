@@ -32,10 +32,15 @@ pub struct Board<'p> {
     placed_at: Vec<u32>,
     /// The clock value at each house's last change (of any of its cells).
     house_changed_at: Vec<u32>,
+    /// The clock value at each cage's last change (of any of its cells).
+    cage_changed_at: Vec<u32>,
     /// The three houses of every cell.
     cell_houses: Vec<[u8; 3]>,
     /// Do finders write their reasons (off when only grading, for speed)?
     explaining: bool,
+    /// Empty cells left, and their candidates in all (kept as the board changes).
+    open_cells: usize,
+    open_candidates: usize,
 }
 
 impl<'p> Board<'p> {
@@ -66,11 +71,14 @@ impl<'p> Board<'p> {
             changed_at: vec![1; g.cell_count()],
             placed_at: vec![0; g.cell_count()],
             house_changed_at: vec![1; g.house_count()],
+            cage_changed_at: vec![1; puzzle.cages().len()],
             cell_houses: g
                 .cells()
                 .map(|c| g.houses_of(c).map(|h| h.as_index() as u8))
                 .collect(),
             explaining: true,
+            open_cells: g.cell_count(),
+            open_candidates: g.cell_count() * n,
         };
         for cell in g.cells() {
             if let Some(d) = puzzle.givens().get(cell) {
@@ -145,9 +153,13 @@ impl<'p> Board<'p> {
     }
     /// Candidates left on the board (over the empty cells): how much a solver still has to sift.
     pub fn candidate_count(&self) -> usize {
-        self.empty_cells()
-            .map(|c| self.candidates(c).len() as usize)
-            .sum()
+        debug_assert_eq!(
+            self.open_candidates,
+            self.empty_cells()
+                .map(|c| self.candidates(c).len() as usize)
+                .sum::<usize>()
+        );
+        self.open_candidates
     }
     /// Must these two different cells hold different digits (same row, column, region or cage)?
     pub fn sees(&self, a: Cell, b: Cell) -> bool {
@@ -214,13 +226,18 @@ impl<'p> Board<'p> {
     }
     /// Is every cell placed?
     pub fn is_solved(&self) -> bool {
-        self.placed.iter().all(|&v| v != 0)
+        debug_assert_eq!(self.open_cells, self.empty_cells().count());
+        self.open_cells == 0
     }
     /// Place a digit and remove it from the cell's peers (houses only; cage
     /// distinctness is removed too, since a cage never repeats a digit).
     pub fn place(&mut self, cell: Cell, digit: Digit) {
         let i = cell.as_index();
         self.clock += 1;
+        if self.placed[i] == 0 {
+            self.open_cells -= 1;
+            self.open_candidates -= self.candidates[i].len() as usize;
+        }
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
@@ -249,19 +266,27 @@ impl<'p> Board<'p> {
         let i = cell.as_index();
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
+            self.open_candidates -= usize::from(self.placed[i] == 0);
             self.changed_at[i] = self.clock;
             self.stamp_houses(i);
         }
     }
-    /// Stamp the houses of cell `i` as changed now.
+    /// Stamp the houses and the cage of cell `i` as changed now.
     fn stamp_houses(&mut self, i: usize) {
         for h in self.cell_houses[i] {
             self.house_changed_at[h as usize] = self.clock;
+        }
+        if let Some(at) = self.cage_changed_at.get_mut(self.cage_of[i]) {
+            *at = self.clock;
         }
     }
     /// Has any cell of the house changed after clock value `since`?
     pub fn house_changed_since(&self, house: House, since: u32) -> bool {
         self.house_changed_at[house.as_index()] > since
+    }
+    /// Has any cell of cage `k` changed after clock value `since`?
+    pub fn cage_changed_since(&self, k: usize, since: u32) -> bool {
+        self.cage_changed_at[k] > since
     }
     /// Remove one candidate (no effect on placed cells).
     pub fn eliminate(&mut self, cell: Cell, digit: Digit) {
@@ -301,8 +326,11 @@ impl<'p> Board<'p> {
         self.placed_at.copy_from_slice(&other.placed_at);
         self.house_changed_at
             .copy_from_slice(&other.house_changed_at);
+        self.cage_changed_at.copy_from_slice(&other.cage_changed_at);
         self.clock = other.clock;
         self.explaining = other.explaining;
+        self.open_cells = other.open_cells;
+        self.open_candidates = other.open_candidates;
     }
     /// Apply a step's placements and eliminations; `Err` if a cell is left with no candidate.
     pub fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {

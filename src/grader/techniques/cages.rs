@@ -21,13 +21,13 @@ pub(crate) struct Inline<T: Copy> {
 }
 
 impl<T: Copy> Inline<T> {
-    fn new(fill: T) -> Self {
+    pub(crate) fn new(fill: T) -> Self {
         Inline {
             items: [fill; 16],
             len: 0,
         }
     }
-    fn push(&mut self, x: T) {
+    pub(crate) fn push(&mut self, x: T) {
         self.items[self.len as usize] = x;
         self.len += 1;
     }
@@ -115,6 +115,11 @@ impl CageView {
         self.table_combos(n).filter(|&m| self.fits(m)).collect()
     }
 
+    /// The same, appended to `out`.
+    pub(crate) fn live_into(&self, n: usize, out: &mut Vec<u16>) {
+        out.extend(self.table_combos(n).filter(|&m| self.fits(m)));
+    }
+
     /// The cage as text: "14(2) at r1c1".
     pub(crate) fn name(&self, board: &Board) -> String {
         let cage = &board.cages()[self.index];
@@ -129,6 +134,9 @@ impl CageView {
         keep: &[u16],
         reason: impl FnOnce() -> String,
     ) -> Option<Step> {
+        if self.cands.iter().zip(keep).all(|(&c, &k)| c & !k == 0) {
+            return None;
+        }
         let mut step = Step::new(technique);
         step.eliminations.reserve(self.cells.len() * 4);
         for (i, &c) in self.cells.iter().enumerate() {
@@ -224,7 +232,7 @@ fn each_cage(
     find: impl Fn(&Board, &CageView) -> Option<Step>,
 ) {
     for k in 0..board.cages().len() {
-        if ctx.unchanged(board, memo, k, board.cages()[k].cells.iter().copied()) {
+        if ctx.unchanged_cage(board, memo, k) {
             continue;
         }
         match CageView::of(board, k).and_then(|v| find(board, &v)) {
@@ -258,21 +266,55 @@ pub fn unique_combination(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
     });
 }
 
-/// Sum of the `count` smallest (or largest) digits of `pool`, `None` if it has fewer.
-fn extreme_sum(mut pool: u16, count: usize, largest: bool) -> Option<usize> {
-    if (pool.count_ones() as usize) < count {
-        return None;
-    }
-    let mut sum = 0;
-    for _ in 0..count {
-        let b = match largest {
-            true => 15 - pool.leading_zeros() as usize,
-            false => pool.trailing_zeros() as usize,
+/// The `count` smallest (or largest) digits of a pool: their sum, the last of them and the next
+/// one (0 where there is none), so that the same without one digit of the pool is quick.
+struct Extremes {
+    sum: usize,
+    last: usize,
+    next: usize,
+    largest: bool,
+}
+
+impl Extremes {
+    fn of(mut pool: u16, count: usize, largest: bool) -> Self {
+        let mut take = || {
+            if pool == 0 {
+                return 0;
+            }
+            let b = match largest {
+                true => 15 - pool.leading_zeros() as usize,
+                false => pool.trailing_zeros() as usize,
+            };
+            pool &= !(1 << b);
+            b + 1
         };
-        pool &= !(1 << b);
-        sum += b + 1;
+        let (mut sum, mut last) = (0, 0);
+        for _ in 0..count {
+            last = take();
+            sum += last;
+        }
+        let next = take();
+        Extremes {
+            sum,
+            last,
+            next,
+            largest,
+        }
     }
-    Some(sum)
+
+    /// The sum of the `count` extreme digits of the pool without `digit` (`inside`: it is in the
+    /// pool), given that the pool without it still has `count` digits.
+    fn without(&self, digit: usize, inside: bool) -> usize {
+        let among = inside
+            && match self.largest {
+                true => digit >= self.last,
+                false => digit <= self.last,
+            };
+        match among {
+            true => self.sum - digit + self.next,
+            false => self.sum,
+        }
+    }
 }
 
 /// Min/max: a digit is out if the other cells of the cage, with their smallest (largest)
@@ -291,16 +333,19 @@ pub fn cage_bounds(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
                 .enumerate()
                 .filter(|&(j, _)| j != i)
                 .fold(0u16, |acc, (_, &c)| acc | c);
+            // The k - 1 smallest (largest) digits of the others, without the digit tried: the
+            // k - 1 smallest of all the others, or, when it is one of them, the k smallest but it.
+            let small = Extremes::of(others, k - 1, false);
+            let large = Extremes::of(others, k - 1, true);
+            let count = others.count_ones() as usize;
             for d in DigitSet::from_bits(v.cands[i]).iter() {
-                let pool = others & !(1 << d.as_index());
-                let (lo, hi) = match (
-                    extreme_sum(pool, k - 1, false),
-                    extreme_sum(pool, k - 1, true),
-                ) {
-                    (Some(lo), Some(hi)) => (lo, hi),
-                    _ => continue,
-                };
+                let inside = others & (1 << d.as_index()) != 0;
+                if count - usize::from(inside) < k - 1 {
+                    continue;
+                }
                 let total = d.get() as usize;
+                let lo = small.without(total, inside);
+                let hi = large.without(total, inside);
                 if total + lo > v.sum || total + hi < v.sum {
                     *kept &= !(1 << d.as_index());
                 }

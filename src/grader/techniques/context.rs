@@ -202,9 +202,7 @@ impl Context {
     pub(crate) fn unchanged_house(&self, board: &Board, memo: Memo, house: usize) -> bool {
         let since = self.memo[memo as usize][house];
         since != 0
-            && !self.houses[house]
-                .iter()
-                .any(|c| board.changed_since(c, since))
+            && !board.house_changed_since(House::new(house as u8), since)
             && !self.beyond[house]
                 .iter()
                 .any(|c| board.placed_since(c, since))
@@ -220,8 +218,8 @@ impl Context {
     ) -> bool {
         let since = self.memo[memo as usize][house];
         since != 0
-            && !self.houses[house]
-                .union(&self.beyond[house])
+            && !board.house_changed_since(House::new(house as u8), since)
+            && !self.beyond[house]
                 .iter()
                 .any(|c| board.changed_since(c, since))
     }
@@ -229,10 +227,7 @@ impl Context {
     /// Has nothing in cage `k` changed since the finder last found nothing there?
     pub(crate) fn unchanged_cage(&self, board: &Board, memo: Memo, k: usize) -> bool {
         let since = self.memo[memo as usize][k];
-        since != 0
-            && !self.cage_sets[k]
-                .iter()
-                .any(|c| board.changed_since(c, since))
+        since != 0 && !board.cage_changed_since(k, since)
     }
 
     /// The memo of one kind, for finders that keep it themselves.

@@ -5,7 +5,7 @@
 //! Each finder pushes one step per instance it sees and proves only what its own reasoning gives;
 //! instances are tried in a fixed order (house, cage and digit indices ascending).
 
-use super::cages::CageView;
+use super::cages::{CageView, Inline};
 use super::context::{Context, Memo};
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Digit, House};
@@ -183,26 +183,53 @@ fn hidden_in_cage(board: &Board, v: &CageView, n: usize) -> Option<Step> {
 /// A unit of a house: a cage whose empty cells all lie in it (with its live combinations), or an
 /// empty cell of the house outside such cages.
 struct Unit {
-    cells: Vec<Cell>,
-    /// Live combinations for a cage unit; one single-digit mask per candidate for a cell.
-    combos: Vec<u16>,
+    cells: Inline<Cell>,
+    /// Live combinations for a cage unit, one single-digit mask per candidate for a cell: the
+    /// range `combos.0..combos.1` of `Units::combos`.
+    combos: (u32, u32),
+    /// The digits every combination holds, and those some combination holds.
+    must: u16,
+    union: u16,
     cage: Option<usize>,
 }
 
-impl Unit {
+/// The units of a house, with their combinations in one buffer (reused from house to house, so
+/// a look at the houses allocates once, not once per unit).
+#[derive(Default)]
+struct Units {
+    list: Vec<Unit>,
+    combos: Vec<u16>,
+}
+
+impl Units {
+    /// The combinations of a unit.
+    fn combos(&self, u: &Unit) -> &[u16] {
+        &self.combos[u.combos.0 as usize..u.combos.1 as usize]
+    }
     /// Must this unit hold at least one digit of `d`?
-    fn hits(&self, d: u16) -> bool {
-        !self.combos.is_empty() && self.combos.iter().all(|&m| m & d != 0)
+    fn hits(&self, u: &Unit, d: u16) -> bool {
+        if u.union & d == 0 {
+            return false;
+        }
+        if u.must & d != 0 {
+            return true;
+        }
+        // A cell's combinations are its digits, one each: all of them must lie in `d`.
+        if u.cage.is_none() {
+            return u.union & !d == 0;
+        }
+        self.combos(u).iter().all(|&m| m & d != 0)
     }
 }
 
-/// The units of a house: its cages (two or more empty cells, all in the house) then its other
-/// empty cells; `None` if a cage has no live combination (a broken board).
-fn units(board: &Board, house: House) -> Option<Vec<Unit>> {
+/// The units of a house into `out`: its cages (two or more empty cells, all in the house) then
+/// its other empty cells; `false` if a cage has no live combination (a broken board).
+fn units(board: &Board, house: House, out: &mut Units) -> bool {
     let n = board.size();
     let inside = board.house_set(house);
-    let mut cages: Vec<usize> = Vec::new();
-    let mut units = Vec::new();
+    out.list.clear();
+    out.combos.clear();
+    let mut cages = Inline::new(0usize);
     for &c in board.house_cells(house) {
         if !board.is_empty(c) {
             continue;
@@ -218,31 +245,44 @@ fn units(board: &Board, house: House) -> Option<Vec<Unit>> {
         if v.cells.len() < 2 || v.cells.iter().any(|&x| !inside.contains(x)) {
             continue;
         }
-        let live = v.live(n);
-        if live.is_empty() {
-            return None;
+        let from = out.combos.len() as u32;
+        v.live_into(n, &mut out.combos);
+        let to = out.combos.len() as u32;
+        if from == to {
+            return false;
         }
-        units.push(Unit {
-            cells: v.cells.to_vec(),
-            combos: live,
+        let combos = &out.combos[from as usize..];
+        out.list.push(Unit {
+            cells: v.cells,
+            combos: (from, to),
+            must: combos.iter().fold(u16::MAX, |a, &m| a & m),
+            union: combos.iter().fold(0, |a, &m| a | m),
             cage: Some(k),
         });
     }
-    let caged: CellSet = units.iter().flat_map(|u| u.cells.iter().copied()).collect();
+    let caged: CellSet = out
+        .list
+        .iter()
+        .flat_map(|u| u.cells.iter().copied())
+        .collect();
     for &c in board.house_cells(house) {
         if board.is_empty(c) && !caged.contains(c) {
-            units.push(Unit {
-                cells: vec![c],
-                combos: board
-                    .candidates(c)
-                    .iter()
-                    .map(|d| 1 << d.as_index())
-                    .collect(),
+            let from = out.combos.len() as u32;
+            out.combos
+                .extend(board.candidates(c).iter().map(|d| 1 << d.as_index()));
+            let mut cells = Inline::new(c);
+            cells.push(c);
+            let bits = board.candidates(c).bits();
+            out.list.push(Unit {
+                cells,
+                combos: (from, out.combos.len() as u32),
+                must: if bits.count_ones() == 1 { bits } else { 0 },
+                union: bits,
                 cage: None,
             });
         }
     }
-    Some(units)
+    true
 }
 
 fn unit_text(board: &Board, u: &Unit) -> String {
@@ -261,13 +301,14 @@ fn killer_subset(ctx: &mut Context, board: &Board, size: usize, out: &mut Vec<St
         2 => Memo::KillerPair,
         _ => Memo::KillerTriple,
     };
+    let mut units = Units::default();
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
         if ctx.unchanged_house(board, memo, h) {
             continue;
         }
         let before = out.len();
-        killer_subset_in(board, house, size, n, out);
+        killer_subset_in(board, house, size, n, &mut units, out);
         if out.len() == before {
             ctx.remember(board, memo, h);
         }
@@ -281,18 +322,30 @@ fn next_same_bits(v: u32) -> u32 {
     (((r ^ v) >> 2) / c) | r
 }
 
-fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mut Vec<Step>) {
+fn killer_subset_in(
+    board: &Board,
+    house: House,
+    size: usize,
+    n: usize,
+    scratch: &mut Units,
+    out: &mut Vec<Step>,
+) {
     {
-        let Some(mut units) = units(board, house) else {
-            return;
-        };
-        if units.iter().all(|u| u.cage.is_none()) || units.len() <= size {
+        if !units(board, house, scratch) {
             return;
         }
-        let all_units = units.len();
+        let all = &scratch.list;
+        if all.iter().all(|u| u.cage.is_none()) || all.len() <= size {
+            return;
+        }
+        let all_units = all.len();
         // A cell with more candidates than the subset's size never holds one of its digits for
         // sure: only cages and small cells can be part of it.
-        units.retain(|u| u.cage.is_some() || u.combos.len() <= size);
+        scratch
+            .list
+            .retain(|u| u.cage.is_some() || (u.combos.1 - u.combos.0) as usize <= size);
+        let scratch = &*scratch;
+        let units = &scratch.list;
         let missing = DigitSet::all(n).difference(board.placed_in(house)).bits();
         let mut mask = (1u32 << size) - 1;
         while mask < 1 << n {
@@ -305,7 +358,7 @@ fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mu
             // the scan stops as soon as there are too many.
             let (mut mask_hit, mut count, mut any_cage) = (0u32, 0usize, false);
             for (i, u) in units.iter().enumerate() {
-                if u.hits(d) {
+                if scratch.hits(u, d) {
                     count += 1;
                     if count > size {
                         break;
@@ -337,12 +390,12 @@ fn killer_subset_in(board: &Board, house: House, size: usize, n: usize, out: &mu
                 if u.cage.is_none() {
                     continue;
                 }
-                let may = u
-                    .combos
+                let may = scratch
+                    .combos(u)
                     .iter()
                     .filter(|&&m| (m & d).count_ones() == 1)
                     .fold(0u16, |a, &m| a | m);
-                for &c in &u.cells {
+                for &c in u.cells.iter() {
                     let gone = board.candidates(c).bits() & !may;
                     step.eliminations
                         .extend(DigitSet::from_bits(gone).iter().map(|x| (c, x)));
@@ -384,7 +437,8 @@ pub fn killer_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// The search of a house partition: pick one combination per cage unit, no digit twice, and
 /// leave digits the free cells can take one each.
 struct Partition<'a> {
-    cages: Vec<&'a Unit>,
+    /// The combinations of each cage unit.
+    cages: Vec<&'a [u16]>,
     free: Vec<u16>,
     /// Per cage unit, the combinations some partition uses (bit per combination index).
     used: Vec<u32>,
@@ -409,8 +463,8 @@ impl Partition<'_> {
             }
             return;
         }
-        for p in 0..self.cages[i].combos.len() {
-            let m = self.cages[i].combos[p];
+        for p in 0..self.cages[i].len() {
+            let m = self.cages[i][p];
             if m & !left == 0 {
                 self.picks[i] = p;
                 self.go(i + 1, left & !m);
@@ -455,28 +509,31 @@ fn matches(cells: &[u16], left: u16) -> bool {
 /// keeps only digits some sharing leaves it.
 pub fn house_partition(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
+    let mut units = Units::default();
     for h in 0..board.geometry().house_count() {
         let house = House::new(h as u8);
         if ctx.unchanged_house(board, Memo::HousePartition, h) {
             continue;
         }
         let before = out.len();
-        partition_in(board, house, n, out);
+        partition_in(board, house, n, &mut units, out);
         if out.len() == before {
             ctx.remember(board, Memo::HousePartition, h);
         }
     }
 }
 
-fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
+fn partition_in(board: &Board, house: House, n: usize, scratch: &mut Units, out: &mut Vec<Step>) {
     {
-        let Some(units) = units(board, house) else {
+        if !units(board, house, scratch) {
             return;
-        };
+        }
+        let scratch = &*scratch;
+        let units = &scratch.list;
         let cages: Vec<&Unit> = units.iter().filter(|u| u.cage.is_some()).collect();
         if cages.is_empty()
             || (cages.len() < 2 && units.len() - cages.len() < 2)
-            || cages.iter().any(|u| u.combos.len() > 32)
+            || cages.iter().any(|u| scratch.combos(u).len() > 32)
         {
             return;
         }
@@ -487,9 +544,9 @@ fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
             picks: vec![0; cages.len()],
             free: free_units
                 .iter()
-                .map(|u| u.combos.iter().fold(0, |a, &m| a | m))
+                .map(|u| scratch.combos(u).iter().fold(0, |a, &m| a | m))
                 .collect(),
-            cages,
+            cages: cages.iter().map(|u| scratch.combos(u)).collect(),
             free_digits: 0,
             nodes: 0,
         };
@@ -499,19 +556,18 @@ fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
         }
         let mut step = Step::new(Technique::HousePartition);
         let mut dead = Vec::new();
-        for (j, u) in search.cages.iter().enumerate() {
-            let may = u
-                .combos
+        for (j, (u, combos)) in cages.iter().zip(&search.cages).enumerate() {
+            let may = combos
                 .iter()
                 .enumerate()
                 .filter(|&(p, _)| search.used[j] & (1 << p) != 0)
                 .fold(0u16, |a, (_, &m)| a | m);
-            for (p, &m) in u.combos.iter().enumerate() {
+            for (p, &m) in combos.iter().enumerate() {
                 if search.used[j] & (1 << p) == 0 {
                     dead.push(set_text(DigitSet::from_bits(m)));
                 }
             }
-            for &c in &u.cells {
+            for &c in u.cells.iter() {
                 let gone = board.candidates(c).bits() & !may;
                 step.eliminations
                     .extend(DigitSet::from_bits(gone).iter().map(|x| (c, x)));
@@ -527,7 +583,7 @@ fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
             return;
         }
         if board.explaining() {
-            let names: Vec<String> = search.cages.iter().map(|u| unit_text(board, u)).collect();
+            let names: Vec<String> = cages.iter().map(|u| unit_text(board, u)).collect();
             step.reason = format!(
                 "the cages {} and the other cells of {} share out its digits once each{}",
                 names.join(", "),
@@ -539,7 +595,7 @@ fn partition_in(board: &Board, house: House, n: usize, out: &mut Vec<Step>) {
             );
         }
         step.houses.push(house);
-        step.cages = search.cages.iter().filter_map(|u| u.cage).collect();
+        step.cages = cages.iter().filter_map(|u| u.cage).collect();
         step.cells = units.iter().flat_map(|u| u.cells.iter().copied()).collect();
         out.push(step);
     }

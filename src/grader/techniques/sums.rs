@@ -855,9 +855,15 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
     // out of nodes. Only a result that changes the board needs the plain run's word on the
     // node budget (a seeded run that removes nothing stands for any: a run out of nodes
     // removes nothing either), so the grade is the same as with the plain run alone.
+    // The plain run cannot run out of nodes when even searching every digit of every cell
+    // through whole trees could not: then the seeded run's word is the plain run's.
+    let roomy = most_nodes(&cands[..u]) <= MAX_NODES as u64;
     let keep = match run(seed, seen) {
         Some(keep)
-            if seed == [0; MAX_UNKNOWN] || keep[..u].contains(&0) || keep[..u] == cands[..u] =>
+            if roomy
+                || seed == [0; MAX_UNKNOWN]
+                || keep[..u].contains(&0)
+                || keep[..u] == cands[..u] =>
         {
             keep
         }
@@ -868,6 +874,16 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
         keep,
         len: u,
     })
+}
+
+/// An upper bound on the nodes of a plain run over cells with these candidates: one search per
+/// digit of each cell, each a tree with that cell fixed and at most `u + 1` levels of at most
+/// the product of the other cells' candidate counts nodes each.
+fn most_nodes(cands: &[u16]) -> u64 {
+    let u = cands.len() as u64;
+    let product: u64 = cands.iter().map(|c| u64::from(c.count_ones())).product();
+    // Σ_i |c_i| · Π_{j≠i} |c_j| = u · Π |c_j|, times the levels.
+    (u + 1) * u * product
 }
 
 /// Witness assignments carried from one evaluation of an equation to the next.
@@ -924,6 +940,31 @@ impl Search {
             let j = seen.trailing_zeros() as usize;
             seen &= seen - 1;
             avail &= !(1 << (self.values[j] - 1));
+        }
+        if i + 1 == self.len {
+            // The last cell takes the one digit that completes the sum. The nodes are counted as
+            // if each digit were tried in turn (one node each, up to the one that fits), so the
+            // budget runs out exactly where it did.
+            let k = self.coefs[i];
+            let (d, fits) = match k {
+                // (Never built: a term's coefficient is not zero. Any digit does then.)
+                0 => (avail.trailing_zeros() as i32 + 1, rest == 0 && avail != 0),
+                _ => {
+                    let d = rest / k;
+                    let fits =
+                        rest % k == 0 && (1..=16).contains(&d) && avail & (1 << (d - 1)) != 0;
+                    (d, fits)
+                }
+            };
+            let tried = match fits {
+                true => avail & (((1u32 << d) - 1) as u16),
+                false => avail,
+            };
+            self.nodes += tried.count_ones() as usize;
+            if fits {
+                self.values[i] = d as u8;
+            }
+            return fits && self.nodes <= MAX_NODES;
         }
         while avail != 0 {
             let b = avail.trailing_zeros();
