@@ -646,12 +646,26 @@ struct Solutions {
 /// can see whether they still vouch for every candidate: candidates only shrink, so an assignment
 /// whose digits are all still candidates (or placed) still satisfies the equation, and when
 /// such assignments give every candidate of every empty cell, the search would remove nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Witnesses {
     /// The equation's empty cells at that evaluation.
     cells: [Option<Cell>; MAX_UNKNOWN],
     /// One digit per cell of `cells`, per assignment.
     values: Vec<[u8; MAX_UNKNOWN]>,
+}
+
+impl Clone for Witnesses {
+    fn clone(&self) -> Self {
+        Witnesses {
+            cells: self.cells,
+            values: self.values.clone(),
+        }
+    }
+    /// Reuses the assignments' memory (trials copy a context again and again).
+    fn clone_from(&mut self, other: &Self) {
+        self.cells = other.cells;
+        self.values.clone_from(&other.values);
+    }
 }
 
 impl Witnesses {
