@@ -19,6 +19,8 @@ pub(crate) struct Segment {
     pub(crate) meet: u8,
     /// Cells in the box's rest (the line's rest has as many: both houses hold N cells).
     pub(crate) rest: u8,
+    /// Its box and its line as a bit set over houses (for the kernel's dirty houses).
+    pub(crate) houses: u64,
 }
 
 /// Every table the kernel reads that depends on the geometry only.
@@ -131,6 +133,7 @@ impl Layout {
                         start,
                         meet: meet_len as u8,
                         rest: (n - meet_len as usize) as u8,
+                        houses: 1 << b | 1 << line,
                     });
                 }
             }
