@@ -441,14 +441,16 @@ fn refute(board: &Board, ctx: &Context, solution: Option<&Grid>) -> Option<Step>
         .filter(|&c| board.candidates(c).len() >= 2)
         .collect();
     cells.sort_by_key(|&c| board.candidates(c).len());
+    // One scratch board and context, copied back before each assumption.
+    let (mut b, mut c) = (board.clone(), ctx.clone());
     for &cell in cells.iter().take(TRIAL_CELLS) {
         let truth = solution.and_then(|s| s.get(cell));
         for digit in board.candidates(cell).iter() {
             if Some(digit) == truth {
                 continue;
             }
-            let mut b = board.clone();
-            let mut c = ctx.clone();
+            b.copy_from(board);
+            c.copy_from(ctx);
             b.place(cell, digit);
             if propagate(&mut b, &mut c) == Outcome::Contradiction {
                 let mut step = Step::new(Technique::Trial);

@@ -41,6 +41,8 @@ pub struct Board<'p> {
     /// Empty cells left, and their candidates in all (kept as the board changes).
     open_cells: usize,
     open_candidates: usize,
+    /// Cells (placed or not) left with no candidate.
+    emptied: usize,
 }
 
 impl<'p> Board<'p> {
@@ -79,6 +81,7 @@ impl<'p> Board<'p> {
             explaining: true,
             open_cells: g.cell_count(),
             open_candidates: g.cell_count() * n,
+            emptied: 0,
         };
         for cell in g.cells() {
             if let Some(d) = puzzle.givens().get(cell) {
@@ -186,7 +189,7 @@ impl<'p> Board<'p> {
     pub fn is_broken(&self) -> bool {
         let n = self.size();
         let g = self.geometry();
-        if g.cells().any(|c| self.candidates(c).is_empty()) {
+        if self.emptied > 0 {
             return true;
         }
         for h in 0..g.house_count() {
@@ -238,6 +241,7 @@ impl<'p> Board<'p> {
             self.open_cells -= 1;
             self.open_candidates -= self.candidates[i].len() as usize;
         }
+        self.emptied -= usize::from(self.candidates[i].is_empty());
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
@@ -267,6 +271,7 @@ impl<'p> Board<'p> {
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
             self.open_candidates -= usize::from(self.placed[i] == 0);
+            self.emptied += usize::from(self.candidates[i].is_empty());
             self.changed_at[i] = self.clock;
             self.stamp_houses(i);
         }
@@ -331,6 +336,7 @@ impl<'p> Board<'p> {
         self.explaining = other.explaining;
         self.open_cells = other.open_cells;
         self.open_candidates = other.open_candidates;
+        self.emptied = other.emptied;
     }
     /// Apply a step's placements and eliminations; `Err` if a cell is left with no candidate.
     pub fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {
@@ -343,7 +349,11 @@ impl<'p> Board<'p> {
         for &(c, d) in &step.eliminations {
             self.eliminate(c, d);
         }
-        if self.candidates.iter().any(|s| s.is_empty()) {
+        debug_assert_eq!(
+            self.emptied,
+            self.candidates.iter().filter(|s| s.is_empty()).count()
+        );
+        if self.emptied > 0 {
             return Err(Contradiction);
         }
         Ok(())

@@ -264,3 +264,46 @@ fn remembering_where_nothing_was_found_changes_no_rung() {
         assert!(looks > 0, "{variant:?} {size}: nothing generated");
     }
 }
+
+/// The board keeps its open cells, their candidates and its emptied cells as it changes: after
+/// every placement and elimination (wrong ones too, down to contradictions), they match a count
+/// over the cells, and a copy carries them.
+#[test]
+fn the_board_keeps_its_counts_as_it_changes() {
+    use rand::{Rng, SeedableRng};
+    let Outcome::Generated(g) = generate_puzzle(&config(Variant::Killer, 12), 4, 0) else {
+        panic!("a 12x12 killer");
+    };
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+    let n = g.puzzle.size();
+    let cells: Vec<_> = g.puzzle.geometry().cells().collect();
+    let mut board = Board::new(&g.puzzle);
+    let mut copy = Board::new(&g.puzzle);
+    for round in 0..400 {
+        let cell = cells[rng.random_range(0..cells.len())];
+        let digit = crate::geometry::Digit::new(rng.random_range(1..=n as u8));
+        let mut step = Step::new(Technique::Trial);
+        let truth = g.solution.get(cell).expect("solved");
+        match round % 3 {
+            0 if board.candidates(cell).contains(truth) => step.placements.push((cell, truth)),
+            _ => step.eliminations.push((cell, digit)),
+        }
+        let result = board.apply(&step);
+        let open: Vec<_> = board.empty_cells().collect();
+        let emptied = cells.iter().any(|&c| board.candidates(c).is_empty());
+        assert_eq!(result.is_err(), emptied, "round {round}");
+        assert_eq!(board.is_solved(), open.is_empty());
+        let count: usize = open
+            .iter()
+            .map(|&c| board.candidates(c).len() as usize)
+            .sum();
+        assert_eq!(board.candidate_count(), count, "round {round}");
+        copy.copy_from(&board);
+        assert_eq!(copy.candidate_count(), count);
+        assert_eq!(copy.is_solved(), board.is_solved());
+        assert_eq!(copy.is_broken(), board.is_broken());
+        if board.is_broken() {
+            board = Board::new(&g.puzzle);
+        }
+    }
+}

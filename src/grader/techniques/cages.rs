@@ -540,3 +540,44 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `count` smallest (largest) digits of `pool`, summed the long way.
+    fn sum_of(mut pool: u16, count: usize, largest: bool) -> Option<usize> {
+        let mut digits = Vec::new();
+        while pool != 0 {
+            digits.push(pool.trailing_zeros() as usize + 1);
+            pool &= pool - 1;
+        }
+        if largest {
+            digits.reverse();
+        }
+        (digits.len() >= count).then(|| digits[..count].iter().sum())
+    }
+
+    #[test]
+    fn extremes_without_a_digit_match_summing_the_pool_without_it() {
+        // Every 12-digit pool, every count, every digit taken out (in the pool or not).
+        for pool in (0u16..1 << 12).step_by(7) {
+            for count in 1..=6 {
+                for largest in [false, true] {
+                    let ends = Extremes::of(pool, count, largest);
+                    for d in 1..=12usize {
+                        let inside = pool & (1 << (d - 1)) != 0;
+                        let rest = pool & !(1 << (d - 1));
+                        if let Some(want) = sum_of(rest, count, largest) {
+                            assert_eq!(
+                                ends.without(d, inside),
+                                want,
+                                "pool {pool:#b}, count {count}, largest {largest}, without {d}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -157,6 +157,33 @@ impl Context {
         }
     }
 
+    /// Become a copy of `other` (of the same puzzle), reusing this context's memory: for trials
+    /// that follow an assumption on a scratch board, one after another.
+    pub fn copy_from(&mut self, other: &Context) {
+        let Context {
+            peers,
+            cage_sets,
+            houses,
+            beyond,
+            equations,
+            memo,
+            witnesses,
+            algebra_witnesses,
+            algebra_look,
+        } = other;
+        self.peers.clone_from(peers);
+        self.cage_sets.clone_from(cage_sets);
+        self.houses.clone_from(houses);
+        self.beyond.clone_from(beyond);
+        self.equations.clone_from(equations);
+        for (mine, theirs) in self.memo.iter_mut().zip(memo) {
+            mine.clone_from(theirs);
+        }
+        self.witnesses.clone_from(witnesses);
+        self.algebra_witnesses.clone_from(algebra_witnesses);
+        self.algebra_look = *algebra_look;
+    }
+
     /// Derive the sum-algebra equations (once, with those of several houses first).
     pub(crate) fn add_algebra_equations(&mut self, puzzle: &Puzzle) {
         self.add_multi_equations(puzzle);

@@ -646,12 +646,26 @@ struct Solutions {
 /// can see whether they still vouch for every candidate: candidates only shrink, so an assignment
 /// whose digits are all still candidates (or placed) still satisfies the equation, and when
 /// such assignments give every candidate of every empty cell, the search would remove nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Witnesses {
     /// The equation's empty cells at that evaluation.
     cells: [Option<Cell>; MAX_UNKNOWN],
     /// One digit per cell of `cells`, per assignment.
     values: Vec<[u8; MAX_UNKNOWN]>,
+}
+
+impl Clone for Witnesses {
+    fn clone(&self) -> Self {
+        Witnesses {
+            cells: self.cells,
+            values: self.values.clone(),
+        }
+    }
+    /// Reuses the assignments' memory (trials copy a context again and again).
+    fn clone_from(&mut self, other: &Self) {
+        self.cells = other.cells;
+        self.values.clone_from(&other.values);
+    }
 }
 
 impl Witnesses {
@@ -1215,4 +1229,103 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// Innies/outies over 2 to 4 houses.
 pub fn multi_house_innie_outie(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     find(ctx, board, Technique::MultiHouseInnieOutie, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    /// The search as it was before the last cell was solved directly: every digit of every
+    /// cell tried, one node per call.
+    fn tried_one_by_one(s: &mut Search, i: usize, rest: i32) -> bool {
+        s.nodes += 1;
+        if s.nodes > MAX_NODES {
+            return false;
+        }
+        if i == s.len {
+            return rest == 0;
+        }
+        if rest < s.suffix[i].0 || rest > s.suffix[i].1 {
+            return false;
+        }
+        let mut avail = s.cands[i];
+        let mut seen = s.sees[i] & ((1 << i) - 1);
+        while seen != 0 {
+            let j = seen.trailing_zeros() as usize;
+            seen &= seen - 1;
+            avail &= !(1 << (s.values[j] - 1));
+        }
+        while avail != 0 {
+            let b = avail.trailing_zeros();
+            avail &= avail - 1;
+            let d = b as i32 + 1;
+            s.values[i] = d as u8;
+            if tried_one_by_one(s, i + 1, rest - s.coefs[i] * d) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn solving_the_last_cell_directly_finds_and_counts_as_trying_each_digit() {
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        let mut over_budget = 0;
+        for _ in 0..20_000 {
+            let len = rng.random_range(1..=MAX_UNKNOWN);
+            let digits = *[9u32, 12, 16].get(rng.random_range(0..3)).unwrap_or(&9);
+            let mut s = Search {
+                cands: [0; MAX_UNKNOWN],
+                sees: [0; MAX_UNKNOWN],
+                coefs: [0; MAX_UNKNOWN],
+                len,
+                suffix: [(0, 0); MAX_UNKNOWN + 1],
+                values: [0; MAX_UNKNOWN],
+                nodes: 0,
+            };
+            for i in 0..len {
+                let all = ((1u32 << digits) - 1) as u16;
+                s.cands[i] = loop {
+                    let c = rng.random::<u16>() & all;
+                    if c != 0 {
+                        break c;
+                    }
+                };
+                s.coefs[i] = *[1, 1, 1, -1, 2, -2]
+                    .get(rng.random_range(0..6))
+                    .unwrap_or(&1);
+                for j in 0..i {
+                    if rng.random_bool(0.5) {
+                        s.sees[i] |= 1 << j;
+                        s.sees[j] |= 1 << i;
+                    }
+                }
+            }
+            s.bounds();
+            let total = rng.random_range(s.suffix[0].0 - 2..=s.suffix[0].1 + 2);
+            // Large searches start near the budget, so both sides of it are exercised.
+            let start = match len == MAX_UNKNOWN && digits == 16 {
+                true => MAX_NODES - rng.random_range(0..2_000),
+                false => 0,
+            };
+            let mut old = Search { ..s };
+            s.nodes = start;
+            old.nodes = start;
+            let found = s.go(0, total);
+            let want = tried_one_by_one(&mut old, 0, total);
+            assert_eq!(found, want, "cands {:?} total {total}", &s.cands[..len]);
+            assert_eq!(s.nodes > MAX_NODES, old.nodes > MAX_NODES);
+            if old.nodes <= MAX_NODES {
+                assert_eq!(s.nodes, old.nodes);
+            } else {
+                over_budget += 1;
+            }
+            if found {
+                assert_eq!(s.values[..len], old.values[..len]);
+            }
+        }
+        assert!(over_budget > 0, "no search ran out of nodes");
+    }
 }
