@@ -7,6 +7,7 @@
 //! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`.
 
 mod linear;
+mod probe;
 mod sums;
 
 use super::cages::CageSet;
@@ -585,7 +586,8 @@ impl<'a> Search<'a> {
 
     /// Branch on a most constrained open cell; true once `limit` solutions are found.
     ///
-    /// In a hard search (linear sums on), two-way branching: the chosen digit is tried in the
+    /// In a hard search (linear sums on), the bivalue cells are probed first (`probe.rs`), then
+    /// two-way branching: the chosen digit is tried in the
     /// chosen cell, then removed from it and the removal propagated (a refutation), and the next
     /// branch is chosen afresh on what is left. Each trial and each refutation counts as a node
     /// (one propagation from a decision). The cheap first search uses `branch_light`.
@@ -595,6 +597,14 @@ impl<'a> Search<'a> {
         }
         let mut cur = *st;
         loop {
+            match self.probe(&mut cur) {
+                Ok(true) => {}
+                Ok(false) => return true,
+                Err(Contradiction) => {
+                    self.clear_pending();
+                    return false;
+                }
+            }
             let Some((cell, b)) = self.choose(&cur) else {
                 return self.record(&cur);
             };
