@@ -596,15 +596,16 @@ impl<'a> Search<'a> {
             return self.branch_light(st);
         }
         let mut cur = *st;
-        loop {
-            match self.probe(&mut cur) {
-                Ok(true) => {}
-                Ok(false) => return true,
-                Err(Contradiction) => {
-                    self.clear_pending();
-                    return false;
-                }
+        // Probed once per node, not again after each refutation below (measured in `probe.rs`).
+        match self.probe(&mut cur) {
+            Ok(true) => {}
+            Ok(false) => return true,
+            Err(Contradiction) => {
+                self.clear_pending();
+                return false;
             }
+        }
+        loop {
             let Some((cell, b)) = self.choose(&cur) else {
                 return self.record(&cur);
             };
