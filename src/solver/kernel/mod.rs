@@ -108,6 +108,8 @@ pub(crate) struct Search<'a> {
     /// Houses changed since box-line reduction last looked at them (besides `hdirty`, which
     /// hidden singles hand on here when they take them).
     sdirty: u64,
+    /// When to probe next (`probe.rs`).
+    probe_pace: probe::Pace,
 }
 
 /// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
@@ -183,6 +185,7 @@ impl<'a> Search<'a> {
             xcache: Vec::new(),
             hdirty: u64::MAX >> (64 - 3 * layout.n),
             sdirty: 0,
+            probe_pace: probe::Pace::default(),
         };
         for i in 0..cages.cages.len() {
             search.mark(i);
@@ -586,7 +589,8 @@ impl<'a> Search<'a> {
 
     /// Branch on a most constrained open cell; true once `limit` solutions are found.
     ///
-    /// In a hard search (linear sums on), the bivalue cells are probed first (`probe.rs`), then
+    /// In a hard search (linear sums on), the bivalue cells are probed first while that pays
+    /// (`probe.rs`), then
     /// two-way branching: the chosen digit is tried in the
     /// chosen cell, then removed from it and the removal propagated (a refutation), and the next
     /// branch is chosen afresh on what is left. Each trial and each refutation counts as a node
@@ -596,13 +600,16 @@ impl<'a> Search<'a> {
             return self.branch_light(st);
         }
         let mut cur = *st;
-        // Probed once per node, not again after each refutation below (measured in `probe.rs`).
-        match self.probe(&mut cur) {
-            Ok(true) => {}
-            Ok(false) => return true,
-            Err(Contradiction) => {
-                self.clear_pending();
-                return false;
+        // Probed once per node, not again after each refutation below, and only while probing
+        // pays (measured in `probe.rs`).
+        if self.probe_pace.due() {
+            match self.probe(&mut cur) {
+                Ok(true) => {}
+                Ok(false) => return true,
+                Err(Contradiction) => {
+                    self.clear_pending();
+                    return false;
+                }
             }
         }
         loop {
