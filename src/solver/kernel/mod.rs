@@ -4,7 +4,9 @@
 //! Candidates are one `u16` digit set per cell; a cell holding a single digit is solved. The
 //! state is a small array copied per branch instead of an undo log (as the fast bitboard solvers
 //! JSolve, fsss2 and tdoku do); everything else lives in `Layout` (per geometry) and `CageSet`
-//! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`.
+//! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`; a hard search
+//! (past `HEAVY_AFTER` nodes) also filters cages exactly, uses the derived linear sums
+//! (`linear.rs`) and probes its bivalue cells while that pays (`probe.rs`).
 
 mod linear;
 mod probe;
@@ -590,10 +592,9 @@ impl<'a> Search<'a> {
     /// Branch on a most constrained open cell; true once `limit` solutions are found.
     ///
     /// In a hard search (linear sums on), the bivalue cells are probed first while that pays
-    /// (`probe.rs`), then
-    /// two-way branching: the chosen digit is tried in the
-    /// chosen cell, then removed from it and the removal propagated (a refutation), and the next
-    /// branch is chosen afresh on what is left. Each trial and each refutation counts as a node
+    /// (`probe.rs`), then two-way branching: the chosen digit is tried in the chosen cell, then
+    /// removed from it and the removal propagated (a refutation), and the next branch is chosen
+    /// afresh on what is left. Each trial and each refutation counts as a node
     /// (one propagation from a decision). The cheap first search uses `branch_light`.
     fn branch(&mut self, st: &State) -> bool {
         if self.linear_set.is_none() {
