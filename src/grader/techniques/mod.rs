@@ -21,6 +21,7 @@ pub use context::Context;
 
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique, Tier};
+use plain::subsets;
 
 /// How a rung looks for steps.
 #[derive(Copy, Clone)]
@@ -204,20 +205,35 @@ fn locked_candidates(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     ));
 }
 fn naked_pair(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    let memo = ctx.memo_mut(context::Memo::NakedPair);
-    out.extend(plain::subsets::find_naked_memo(board, 2, memo));
+    let memo = Some(ctx.memo_mut(context::Memo::NakedPair));
+    out.extend(subsets::find_naked_in(board, 2, Technique::NakedPair, memo));
 }
 fn naked_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    let memo = ctx.memo_mut(context::Memo::NakedTriple);
-    out.extend(plain::subsets::find_naked_memo(board, 3, memo));
+    let memo = Some(ctx.memo_mut(context::Memo::NakedTriple));
+    out.extend(subsets::find_naked_in(
+        board,
+        3,
+        Technique::NakedTriple,
+        memo,
+    ));
 }
 fn hidden_pair(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    let memo = ctx.memo_mut(context::Memo::HiddenPair);
-    out.extend(plain::subsets::find_hidden_memo(board, 2, memo));
+    let memo = Some(ctx.memo_mut(context::Memo::HiddenPair));
+    out.extend(subsets::find_hidden_in(
+        board,
+        2,
+        Technique::HiddenPair,
+        memo,
+    ));
 }
 fn hidden_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    let memo = ctx.memo_mut(context::Memo::HiddenTriple);
-    out.extend(plain::subsets::find_hidden_memo(board, 3, memo));
+    let memo = Some(ctx.memo_mut(context::Memo::HiddenTriple));
+    out.extend(subsets::find_hidden_in(
+        board,
+        3,
+        Technique::HiddenTriple,
+        memo,
+    ));
 }
 
 /// The tier of a technique (its first rung), Extreme for trial.

@@ -49,31 +49,14 @@ fn kind_name(k: usize) -> &'static str {
     }
 }
 
-/// Naked pair or triple (`k` 2 or 3) remembering in `memo` (per house, the clock when it found
-/// nothing there) so that an unchanged house is not looked at again: what it yields rests on
-/// the house's cells; the cells it clears only lose candidates.
-pub fn find_naked_memo(board: &Board, k: usize, memo: &mut [u32]) -> Option<Step> {
-    let technique = match k {
-        2 => Technique::NakedPair,
-        _ => Technique::NakedTriple,
-    };
-    find_naked_in(board, k, technique, Some(memo))
-}
-
-/// Hidden pair or triple with a memo, as `find_naked_memo` (the cells it clears are its own).
-pub fn find_hidden_memo(board: &Board, k: usize, memo: &mut [u32]) -> Option<Step> {
-    let technique = match k {
-        2 => Technique::HiddenPair,
-        _ => Technique::HiddenTriple,
-    };
-    find_hidden_in(board, k, technique, Some(memo))
-}
-
 fn find_naked(board: &Board, k: usize, technique: Technique) -> Option<Step> {
     find_naked_in(board, k, technique, None)
 }
 
-fn find_naked_in(
+/// A naked subset of `k` cells; with `memo` (per house, the clock when it found nothing there)
+/// an unchanged house is not looked at again: what it yields rests on the house's cells, and the
+/// cells it clears only lose candidates.
+pub fn find_naked_in(
     board: &Board,
     k: usize,
     technique: Technique,
@@ -159,7 +142,9 @@ fn find_hidden(board: &Board, k: usize, technique: Technique) -> Option<Step> {
     find_hidden_in(board, k, technique, None)
 }
 
-fn find_hidden_in(
+/// A hidden subset of `k` digits, with a memo as `find_naked_in` (the cells it clears are its
+/// own).
+pub fn find_hidden_in(
     board: &Board,
     k: usize,
     technique: Technique,
