@@ -99,6 +99,42 @@ fn extremes(table: &[[u8; 4]], small: bool, set: u16, t: usize) -> Option<[i32; 
     }
 }
 
+/// The digits each of three cells (candidates `xs`, all digits of 1..=n) takes in some solution
+/// of `a + b + c = rest`, where `distinct` says whether (a, b), (a, c) and (b, c) must differ.
+/// Per digit of the first cell, the pairs of the other two completing the sum come at once: the
+/// third cell's digits whose partner the second has (`mirror`), and back.
+fn triple_support(xs: [u16; 3], distinct: [bool; 3], rest: i32, n: i32) -> [u16; 3] {
+    let [xa, xb, xc] = xs;
+    let [ab, ac, bc] = distinct;
+    let (mut sa, mut sb, mut sc) = (0u16, 0u16, 0u16);
+    let mut ra = xa;
+    while ra != 0 {
+        let da = ra & ra.wrapping_neg();
+        ra ^= da;
+        let s2 = rest - digit_of(da) as i32;
+        if !(2..=2 * n).contains(&s2) {
+            continue;
+        }
+        let s2 = s2 as usize;
+        let xb = if ab { xb & !da } else { xb };
+        let xc = if ac { xc & !da } else { xc };
+        let mut pc = xc & mirror(xb, s2);
+        let mut pb = xb & mirror(xc, s2);
+        if bc && s2.is_multiple_of(2) {
+            // The second and third cells cannot both take half of `s2`.
+            let half = !(1u16 << (s2 / 2 - 1));
+            pc &= half;
+            pb &= half;
+        }
+        if pc != 0 {
+            sa |= da;
+            sb |= pb;
+            sc |= pc;
+        }
+    }
+    [sa, sb, sc]
+}
+
 /// What one group of a sum contributes: the open cells' bounds and the digits they may take.
 #[derive(Copy, Clone, Default)]
 struct Group {
@@ -225,30 +261,7 @@ impl Search<'_> {
             }
         }
         let [(a, na, ga, xa), (b, nb, gb, xb), (c, nc, gc, xc)] = open;
-        let (ab, ac, bc) = (ga == gb, ga == gc, gb == gc);
-        let (mut sa, mut sb, mut sc) = (0u16, 0u16, 0u16);
-        let mut ra = xa;
-        while ra != 0 {
-            let da = ra & ra.wrapping_neg();
-            ra ^= da;
-            let va = digit_of(da) as i32;
-            let mut rb = if ab { xb & !da } else { xb };
-            while rb != 0 {
-                let db = rb & rb.wrapping_neg();
-                rb ^= db;
-                let vc = rest - va - digit_of(db) as i32;
-                if !(1..=n).contains(&vc) {
-                    continue;
-                }
-                let dc = 1u16 << (vc - 1);
-                if xc & dc == 0 || (ac && dc == da) || (bc && dc == db) {
-                    continue;
-                }
-                sa |= da;
-                sb |= db;
-                sc |= dc;
-            }
-        }
+        let [sa, sb, sc] = triple_support([xa, xb, xc], [ga == gb, ga == gc, gb == gc], rest, n);
         let back = |s: u16, neg: bool| if neg { reverse(s, n) } else { s };
         self.narrow_linear(st, a, back(sa, na))?;
         self.narrow_linear(st, b, back(sb, nb))?;
@@ -311,5 +324,56 @@ impl Search<'_> {
         };
         self.narrow_linear(st, a, ya)?;
         self.narrow_linear(st, b, yb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::triple_support;
+
+    /// `triple_support` the slow way: every digit of every cell tried.
+    fn brute(xs: [u16; 3], distinct: [bool; 3], rest: i32, n: i32) -> [u16; 3] {
+        let mut got = [0u16; 3];
+        for a in 1..=n {
+            for b in 1..=n {
+                for c in 1..=n {
+                    let bits = [a, b, c].map(|d| 1u16 << (d - 1));
+                    let fits = (0..3).all(|i| xs[i] & bits[i] != 0)
+                        && a + b + c == rest
+                        && !(distinct[0] && a == b)
+                        && !(distinct[1] && a == c)
+                        && !(distinct[2] && b == c);
+                    if fits {
+                        for i in 0..3 {
+                            got[i] |= bits[i];
+                        }
+                    }
+                }
+            }
+        }
+        got
+    }
+
+    #[test]
+    fn triple_support_matches_brute_force() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let n = [4, 6, 9, 12, 16][(next() % 5) as usize];
+            let all = ((1u32 << n) - 1) as u16;
+            let xs = [0; 3].map(|_: u16| (next() as u16) & all);
+            let distinct = [0; 3].map(|_: u8| next() % 2 == 0);
+            let rest = (next() % (3 * n as u64 + 6)) as i32 - 2;
+            assert_eq!(
+                triple_support(xs, distinct, rest, n),
+                brute(xs, distinct, rest, n),
+                "{xs:?} {distinct:?} {rest} n {n}"
+            );
+        }
     }
 }
