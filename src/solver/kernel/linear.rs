@@ -4,7 +4,7 @@
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::combos::mirror;
-use crate::solver::linear::{Linear, Term, MAX_TERMS};
+use crate::solver::linear::{Linear, Term};
 use std::sync::OnceLock;
 
 /// Digits `1..=m` as bits (none for `m <= 0`, all sixteen for `m >= 16`).
@@ -135,17 +135,32 @@ fn triple_support(xs: [u16; 3], distinct: [bool; 3], rest: i32, n: i32) -> [u16;
     [sa, sb, sc]
 }
 
-/// What one group of a sum contributes: the open cells' bounds and the digits they may take.
-#[derive(Copy, Clone, Default)]
-struct Group {
-    start: u8,
-    end: u8,
-    negative: bool,
-    /// The `t`-th smallest and largest of `open` (t = open cells).
-    kth_small: i8,
-    kth_large: i8,
-    /// Digits the open cells may still take (the group's placed digits removed).
-    open: u16,
+/// The group of `terms` starting at `start`: where it ends, the digits its open cells may take
+/// (its placed digits removed), how many cells are open and the sum of its placed digits.
+#[inline(always)]
+fn group_at(
+    st: &State,
+    terms: &[Term],
+    start: usize,
+) -> Result<(usize, u16, usize, i32), Contradiction> {
+    let g = terms[start].group;
+    let (mut placed, mut union, mut fixed, mut t) = (0u16, 0u16, 0i32, 0usize);
+    let mut i = start;
+    while i < terms.len() && terms[i].group == g {
+        let x = st.cand[terms[i].cell as usize];
+        if is_single(x) {
+            if placed & x != 0 {
+                return Err(Contradiction);
+            }
+            placed |= x;
+            fixed += digit_of(x) as i32;
+        } else {
+            union |= x;
+            t += 1;
+        }
+        i += 1;
+    }
+    Ok((i, union & !placed, t, fixed))
 }
 
 impl Search<'_> {
@@ -161,34 +176,17 @@ impl Search<'_> {
         let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
         let small_grid = self.layout.n <= SMALL_BITS;
         let table = self.extremes;
-        let mut groups = [Group::default(); MAX_TERMS];
-        let mut count = 0;
         let (mut lo, mut hi) = (0i32, 0i32);
         let mut opens = 0;
+        // The least slack above and below the bounds that leaves every group's digits whole.
+        let (mut need_up, mut need_down) = (0i32, 0i32);
         let mut i = 0;
         while i < terms.len() {
-            let g = terms[i].group;
-            let start = i;
-            let (mut placed, mut union, mut fixed, mut t) = (0u16, 0u16, 0i32, 0usize);
-            while i < terms.len() && terms[i].group == g {
-                let x = st.cand[terms[i].cell as usize];
-                if is_single(x) {
-                    if placed & x != 0 {
-                        return Err(Contradiction);
-                    }
-                    placed |= x;
-                    fixed += digit_of(x) as i32;
-                } else {
-                    union |= x;
-                    t += 1;
-                }
-                i += 1;
-            }
-            let open = union & !placed;
+            let (end, open, t, fixed) = group_at(st, terms, i)?;
             let [small, kth_small, large, kth_large] =
                 extremes(table, small_grid, open, t).ok_or(Contradiction)?;
             let (glo, ghi) = (fixed + small, fixed + large);
-            let negative = terms[start].negative;
+            let negative = terms[i].negative;
             if negative {
                 lo -= ghi;
                 hi -= glo;
@@ -198,16 +196,19 @@ impl Search<'_> {
             }
             if t > 0 {
                 opens += t;
-                groups[count] = Group {
-                    start: start as u8,
-                    end: i as u8,
-                    negative,
-                    kth_small: kth_small as i8,
-                    kth_large: kth_large as i8,
-                    open,
+                // Digits above the t-th smallest go once the slack above falls below this,
+                // digits below the t-th largest once the slack below does.
+                let above = 16 - open.leading_zeros() as i32 - kth_small;
+                let below = kth_large - (open.trailing_zeros() as i32 + 1);
+                let (up, down) = if negative {
+                    (below, above)
+                } else {
+                    (above, below)
                 };
-                count += 1;
+                need_up = need_up.max(up);
+                need_down = need_down.max(down);
             }
+            i = end;
         }
         let target = sum.sum as i32;
         if target < lo || target > hi {
@@ -220,14 +221,37 @@ impl Search<'_> {
             return self.linear_triple(st, terms, target);
         }
         let (up, down) = (target - lo, hi - target);
-        for g in &groups[..count] {
-            let (above, below) = if g.negative { (down, up) } else { (up, down) };
-            let keep =
-                g.open & up_to(g.kth_small as i32 + above) & from(g.kth_large as i32 - below);
-            if keep == g.open {
+        if up >= need_up && down >= need_down {
+            return Ok(());
+        }
+        self.linear_narrow(st, terms, up, down)
+    }
+
+    /// The pruning of `linear` once the slack `up` above its lower bound or `down` below its
+    /// upper bound is too small for some group (rare: the groups are read again).
+    #[cold]
+    fn linear_narrow(&mut self, st: &mut State, terms: &[Term], up: i32, down: i32) -> Step {
+        let small_grid = self.layout.n <= SMALL_BITS;
+        let mut i = 0;
+        while i < terms.len() {
+            let start = i;
+            let (end, open, t, _) = group_at(st, terms, start)?;
+            i = end;
+            if t == 0 {
                 continue;
             }
-            for t in &terms[g.start as usize..g.end as usize] {
+            let [_, kth_small, _, kth_large] =
+                extremes(self.extremes, small_grid, open, t).ok_or(Contradiction)?;
+            let (above, below) = if terms[start].negative {
+                (down, up)
+            } else {
+                (up, down)
+            };
+            let keep = open & up_to(kth_small + above) & from(kth_large - below);
+            if keep == open {
+                continue;
+            }
+            for t in &terms[start..end] {
                 let c = t.cell as usize;
                 let x = st.cand[c];
                 if !is_single(x) {
