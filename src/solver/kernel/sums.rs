@@ -194,15 +194,27 @@ impl Search<'_> {
         let exact = self.linear_set.is_some() && open.len() <= EXACT_CELLS;
         let (mut allowed, mut required) = (0u16, u16::MAX);
         let mut support = [0u16; 16];
-        for &m in self.layout.combos.get(open.len(), s) {
-            if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
-                continue;
+        let combos = self.layout.combos.get(open.len(), s);
+        if exact {
+            for &m in combos {
+                if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
+                    continue;
+                }
+                if !matchings(xs, m, &mut support) {
+                    continue;
+                }
+                allowed |= m;
+                required &= m;
             }
-            if exact && !matchings(xs, m, &mut support) {
-                continue;
+        } else {
+            // Branch-free: whether a combination fits is unpredictable.
+            let lanes = Lanes::new(xs);
+            for &m in combos {
+                let fits = (m & !union == 0) & (must & !m == 0) & lanes.all_meet(m);
+                let mask = 0u16.wrapping_sub(fits as u16);
+                allowed |= m & mask;
+                required &= m | !mask;
             }
-            allowed |= m;
-            required &= m;
         }
         if allowed == 0 {
             return Err(Contradiction);
@@ -341,6 +353,39 @@ impl Search<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The candidates of up to 16 cells in 16-bit lanes, four to a word (lanes past the cells hold
+/// every digit), to test a digit set against all of them at once.
+struct Lanes([u64; 4]);
+
+/// Each lane's low 15 bits, and its top bit.
+const LANE_LOW: u64 = 0x7fff_7fff_7fff_7fff;
+const LANE_TOP: u64 = 0x8000_8000_8000_8000;
+
+impl Lanes {
+    #[inline(always)]
+    fn new(xs: &[u16]) -> Lanes {
+        let mut words = [u64::MAX; 4];
+        for (i, &x) in xs.iter().enumerate().take(16) {
+            let shift = 16 * (i & 3);
+            words[i >> 2] &= !(0xffff << shift) | (x as u64) << shift;
+        }
+        Lanes(words)
+    }
+
+    /// Whether every cell can take some digit of `m` (not empty): a lane is not zero when its
+    /// low bits plus `0x7fff` carry into its top bit or the top bit is set already.
+    #[inline(always)]
+    fn all_meet(&self, m: u16) -> bool {
+        let spread = m as u64 * 0x0001_0001_0001_0001;
+        let mut met = LANE_TOP;
+        for &w in &self.0 {
+            let t = w & spread;
+            met &= ((t & LANE_LOW) + LANE_LOW) | t;
+        }
+        met & LANE_TOP == LANE_TOP
     }
 }
 
@@ -646,7 +691,7 @@ fn augment(
 
 #[cfg(test)]
 mod tests {
-    use super::{exact_support, matchings};
+    use super::{exact_support, matchings, Lanes};
     use crate::solver::combos::Combos;
 
     /// Every assignment of distinct digits to cells with candidates `xs` (1..=9) adding up to
@@ -734,6 +779,25 @@ mod tests {
                     w.is_some()
                 ),
             }
+        }
+    }
+
+    #[test]
+    fn lanes_tell_whether_every_cell_meets_a_digit_set() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let k = 1 + (next() % 16) as usize;
+            // Sparse sets (a few of 16 digits), so that some cells miss `m`.
+            let xs: Vec<u16> = (0..k).map(|_| (next() & next() & next()) as u16).collect();
+            let m = (next() as u16) | 1 << (next() % 16);
+            let want = xs.iter().all(|&x| x & m != 0);
+            assert_eq!(Lanes::new(&xs).all_meet(m), want, "{xs:?} {m:#x}");
         }
     }
 
