@@ -547,11 +547,11 @@ impl<const W: usize> Subsets<W> {
                 *r = (w & LACKS[j]) << (1 << j);
             }
         } else {
+            // Branch-free over the words: word `w` with bit `step` takes word `w - step`.
             let step = 1 << (j - 6);
-            for (w, r) in r.iter_mut().enumerate().skip(step) {
-                if w & step != 0 {
-                    *r = self.0[w - step];
-                }
+            for (w, r) in r.iter_mut().enumerate() {
+                let take = 0u64.wrapping_sub((w & step != 0) as u64);
+                *r = self.0[(w ^ step) % W] & take;
             }
         }
         Subsets(r)
@@ -565,11 +565,11 @@ impl<const W: usize> Subsets<W> {
                 *r |= (w & !LACKS[j]) >> (1 << j);
             }
         } else {
+            // Word `w` without bit `step` takes word `w + step`.
             let step = 1 << (j - 6);
-            for w in 0..W.saturating_sub(step) {
-                if w & step == 0 {
-                    self.0[w] |= from.0[w + step];
-                }
+            for (w, r) in self.0.iter_mut().enumerate() {
+                let take = 0u64.wrapping_sub((w & step == 0) as u64);
+                *r |= from.0[(w ^ step) % W] & take;
             }
         }
     }
