@@ -286,21 +286,6 @@ impl Search<'_> {
         if count == 0 {
             return None;
         }
-        if std::env::var_os("H8M").is_some() {
-            let mut support = [0u16; 16];
-            let mut required = u16::MAX;
-            let mut any = false;
-            for &m in self.layout.combos.get(k, s) {
-                if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
-                    continue;
-                }
-                if matchings(xs, m, &mut support) {
-                    any = true;
-                    required &= m;
-                }
-            }
-            return any.then_some((support, required));
-        }
         let (mut keep, required) = match span {
             0..=6 => exact_support::<1>(&packed[..k], &combos[..count]),
             7 => exact_support::<2>(&packed[..k], &combos[..count]),
