@@ -224,8 +224,7 @@ impl<'a> Search<'a> {
         if let Some(set) = self.linear_set {
             for sum in &set.sums {
                 for t in &set.terms[sum.start as usize..][..sum.len as usize] {
-                    self.conflicts[t.cell as usize] +=
-                        priority(sum.len as usize) * u32::from(sum.weight);
+                    self.conflicts[t.cell as usize] += priority(sum.len as usize);
                 }
             }
         }
