@@ -1,6 +1,13 @@
 //! The linear-sum rule of the killer kernel (for the derived sums of `solver::linear`): bounds on
 //! the total from each group's smallest and largest distinct digits, each open cell kept within
 //! the slack they leave, and two open cells matched digit by digit.
+//!
+//! On mathemagic-13 (before the negated twins were left out of the set) 25 sums were examined
+//! per node, 6% of them removing something; of the sums of four or more open cells, 2%. Of
+//! those, 3.2M of 8.7M examinations followed only changes inside their cells' bounds, and they
+//! made 9.8k of the 183k removals: examining them only on a bound change (as a bound-only rule
+//! would allow) would change the nodes, and was not tried. Dropped: clearing a settled sum's
+//! own dirty bit after the rules for two and three open cells (about 1% of CPU).
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::combos::mirror;

@@ -7,6 +7,17 @@
 //! their fixpoint: a cage changes many times in one propagation, and the exact rule runs once
 //! for all of them. Measured on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, loaded
 //! machine): 14.1M -> 6.2M nodes, 52.0 -> 37.2 s of CPU in all.
+//!
+//! Per node of mathemagic-13 (437k nodes before the linear sums lost their negated twins): 19
+//! calls of the cheap cage rule (24% remove something), 4.4 of the exact one (15%; a third
+//! found in its cache), 22 of `point` (15%). Dropped, each with the same nodes, CPU seconds on
+//! mathemagic-13 against the rules as they are: the cheap rule skipped for cages of more than
+//! `EXACT_CELLS` open cells, left to the exact one (2.34 -> 2.79), or only its pointing (2.25
+//! -> 2.56); `EXACT_CELLS` 4 (2.22 -> 2.36); the exact rule by a matching per combination
+//! (2.19 -> 2.55), or only when one combination is left (no change); `point` branch-free over
+//! the cells with a read-only pass over the common peers first (no change); the exact rule
+//! skipped when every cell holds every digit of every combination left (true in 1% of calls);
+//! the exact cache looked up by the cheap rule (13% of its calls found there).
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
