@@ -36,6 +36,11 @@ pub(crate) struct Linear {
     /// All positive and mutually distinct: a cage in all but name, checked by combinations (its
     /// cells are in `LinearSet::cells`).
     pub(crate) cage: Option<CageInfo>,
+    /// How many of the derived sums it stands for: 2 when its negation (the same cells with
+    /// every sign flipped and the total negated) was derived too. The kernel's rules read a sum
+    /// and its negation alike, so it keeps one; the branching's first conflict counts still
+    /// count both.
+    pub(crate) weight: u8,
 }
 
 /// The linear sums of one puzzle and which cells each one reads.
@@ -49,9 +54,9 @@ pub(crate) struct LinearSet {
     pub(crate) near_cell: Vec<[u64; 4]>,
     /// The cells of the cage-like sums (see `Linear::cage`).
     pub(crate) cells: Vec<u8>,
-    /// Keys (positive cells, negative cells) of the sums found, for removing repeats (those
-    /// left out as the negation of one kept included).
-    seen: Vec<(Board, Board)>,
+    /// Keys (positive cells, negative cells) of the sums found, for removing repeats, with the
+    /// index of the sum that stands for each.
+    seen: Vec<(Board, Board, usize)>,
 }
 
 /// Cells kept in one linear sum of side `n`. Each sum is examined whenever one of its cells
@@ -158,29 +163,39 @@ impl LinearSet {
             }
         }
         found.sort_by_key(|(p, m, _)| count(p) + count(m));
-        // Sums found, the negations left out included (so that the cap keeps the same
-        // equations as when both were kept).
+        // Sums found, their negations that joined them included (so that the cap keeps the
+        // same equations as when both were kept).
         let mut kept = 0;
         for (plus, minus, sum) in found {
             if kept == MAX_LINEAR {
                 break;
             }
-            if self.seen.contains(&(plus, minus)) || (minus == [0; 4] && known.contains(&plus)) {
+            if self.seen.iter().any(|&(p, m, _)| (p, m) == (plus, minus))
+                || (minus == [0; 4] && known.contains(&plus))
+            {
                 continue;
             }
             if cages.iter().any(|(c, _, _)| minus == [0; 4] && *c == plus) {
                 continue;
             }
             kept += 1;
-            // The negation of a sum kept already (the same cells with every sign flipped and
-            // the total negated): the same equation, which the kernel's rules read alike (14 of
-            // the 45 sums of each mathemagic killer; on mathemagic-13 the second of each pair
-            // never removed a candidate), and which counted twice in the first conflict counts
-            // of the hard search's branching. An all-positive sum stays, as it may be cage-like.
-            let twin = minus != [0; 4] && self.seen.contains(&(minus, plus));
-            self.seen.push((plus, minus));
-            if !twin {
-                self.push(layout, &plus, &minus, sum);
+            // The negation of a sum kept already: the same equation, enforced alike (14 of the
+            // 45 sums of each mathemagic killer; on mathemagic-13 the second of each pair never
+            // removed a candidate). An all-positive sum stays, since it may be cage-like.
+            let twin = self
+                .seen
+                .iter()
+                .find(|&&(p, m, _)| (p, m) == (minus, plus))
+                .map(|&(_, _, i)| i);
+            match twin {
+                Some(i) if minus != [0; 4] => {
+                    self.sums[i].weight += 1;
+                    self.seen.push((plus, minus, i));
+                }
+                _ => {
+                    self.seen.push((plus, minus, self.sums.len()));
+                    self.push(layout, &plus, &minus, sum);
+                }
             }
         }
         self.of_cell.clear();
@@ -249,6 +264,7 @@ impl LinearSet {
             len: len as u8,
             sum: sum.clamp(i16::MIN as i64, i16::MAX as i64) as i16,
             cage,
+            weight: 1,
         });
     }
 }

@@ -211,9 +211,14 @@ impl<'a> Search<'a> {
     /// first branches go to cells of small cages and of many sums, and the counts of real
     /// conflicts take over as they grow. Measured with the two-way branching on the 17 hard
     /// killers (10 s CPU limit each): 57-61 s in all with the seeds, 86 s and four over the
-    /// limit without. The seeds count each equation once (a linear sum's negation is left out
-    /// of the set): 18.1 -> 8.3 s in all against counting 14 of the 45 sums of each mathemagic
-    /// killer twice; without the linear sums' seeds, 10.2 s.
+    /// limit without. A linear sum whose negation was derived too counts twice
+    /// (`Linear::weight`), as when both were in the set. The branching is very sensitive to
+    /// these seeds: on the 17 hard killers (one thread, CPU seconds in all, as in this
+    /// version: 14.7) counting the 14 twins of each mathemagic killer once but its two
+    /// all-positive twins still twice took 8.3 s (worst 0.97), counting every twin once 15.5,
+    /// and no seeds from the linear sums 10.2; the 8.3 variant took 7.2 s against 3.2 on eight
+    /// generated killers (min_cages 12, max_cages 14, seed 4). 14 of the 17 share one layout:
+    /// too narrow a set to choose seeds on.
     fn seed_conflicts(&mut self) {
         let (layout, cages) = (self.layout, self.cages);
         let n = layout.n as u32;
@@ -226,7 +231,8 @@ impl<'a> Search<'a> {
         if let Some(set) = self.linear_set {
             for sum in &set.sums {
                 for t in &set.terms[sum.start as usize..][..sum.len as usize] {
-                    self.conflicts[t.cell as usize] += priority(sum.len as usize);
+                    self.conflicts[t.cell as usize] +=
+                        priority(sum.len as usize) * u32::from(sum.weight);
                 }
             }
         }
