@@ -125,6 +125,40 @@ proptest! {
     }
 
     #[test]
+    fn no_linear_sum_is_kept_beside_its_negation(seed in any::<u64>(), which in 0usize..4) {
+        // A sum and its negation are one equation: the set keeps one of them (both when one is
+        // all positive, as it may be cage-like), and weighs it 2 for the conflict seeds.
+        let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(&geometry, &mut rng);
+        let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
+        let layout = Layout::new(&geometry);
+        let mut cages = CageSet::default();
+        cages.load(&puzzle, &layout);
+        let mut set = super::linear::LinearSet::default();
+        set.derive(&layout, &cages.cages, &cages.cells, &[]);
+        let key = |sum: &super::linear::Linear| {
+            let mut cells: Vec<(u8, bool)> = set.terms[sum.start as usize..][..sum.len as usize]
+                .iter()
+                .map(|t| (t.cell, t.negative))
+                .collect();
+            cells.sort();
+            (cells, sum.sum)
+        };
+        let keys: Vec<_> = set.sums.iter().map(key).collect();
+        for (sum, (cells, total)) in set.sums.iter().zip(&keys) {
+            prop_assert!((1..=2).contains(&sum.weight));
+            // An all-positive sum stays beside its all-negative twin (it may be cage-like).
+            let negatives = cells.iter().filter(|&&(_, negative)| negative).count();
+            if negatives == 0 || negatives == cells.len() {
+                continue;
+            }
+            let negation = (cells.iter().map(|&(c, n)| (c, !n)).collect::<Vec<_>>(), -total);
+            prop_assert!(!keys.contains(&negation), "{cells:?} = {total} kept twice");
+        }
+    }
+
+    #[test]
     fn linear_sums_hold_on_the_planted_grid(seed in any::<u64>(), which in 0usize..4) {
         // Every derived sum is an identity of the puzzle: the planted solution satisfies it.
         let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
