@@ -68,6 +68,11 @@ pub(crate) struct Deriver {
     cages: Vec<Tally>,
     /// Where each cage lies.
     spans: Vec<Span>,
+    /// The cage of each cell (`u16::MAX` if uncaged): the one real cage a derived constraint
+    /// could copy is the cage of its first cell.
+    cage_at: Vec<u16>,
+    /// The boxes each cage meets (bit per box).
+    boxes_met: Vec<u32>,
     /// Per direction, the cages whose interval is `[i, j]`, at `i * n + j`.
     by_interval: Vec<Tally>,
     /// The derived constraints.
@@ -82,7 +87,10 @@ impl Deriver {
         self.found.clear();
         self.cages.clear();
         self.spans.clear();
-        for info in infos {
+        self.cage_at.clear();
+        self.boxes_met.clear();
+        self.cage_at.resize(layout.cells, u16::MAX);
+        for (i, info) in infos.iter().enumerate() {
             let members = &cells[info.start as usize..][..info.len as usize];
             let mut tally = Tally {
                 len: members.len(),
@@ -91,8 +99,11 @@ impl Deriver {
             };
             let box_of = |c: u8| layout.houses_of[c as usize][2] as usize - 2 * n;
             let mut span = ([(n, 0); 2], Some(box_of(members[0])));
+            let mut met = 0u32;
             for &c in members {
+                met |= 1 << box_of(c);
                 tally.cells[c as usize >> 6] |= 1 << (c & 63);
+                self.cage_at[c as usize] = i as u16;
                 let [row, col, _] = layout.houses_of[c as usize].map(usize::from);
                 for (line, at) in span.0.iter_mut().zip([row, col - n]) {
                     *line = (line.0.min(at), line.1.max(at));
@@ -103,6 +114,7 @@ impl Deriver {
             }
             self.cages.push(tally);
             self.spans.push(span);
+            self.boxes_met.push(met);
         }
         let mut caged = Tally::default();
         for t in &self.cages {
@@ -158,19 +170,23 @@ impl Deriver {
     /// Every box (or jigsaw region) alone.
     fn boxes(&mut self, layout: &Layout) {
         let n = layout.n;
+        let mut inside = [Tally::default(); 16];
+        let mut meeting = [Tally::default(); 16];
+        for ((t, span), &met) in self.cages.iter().zip(&self.spans).zip(&self.boxes_met) {
+            let mut bits = met;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                meeting[b].add(t);
+            }
+            if let Some(b) = span.1 {
+                inside[b].add(t);
+            }
+        }
         for b in 0..n {
             let region = layout.house_bits[2 * n + b];
-            let (mut inside, mut meeting) = (Tally::default(), Tally::default());
-            for (t, span) in self.cages.iter().zip(&self.spans) {
-                if (0..4).any(|w| t.cells[w] & region[w] != 0) {
-                    meeting.add(t);
-                    if span.1 == Some(b) {
-                        inside.add(t);
-                    }
-                }
-            }
             let none = Tally::default();
-            self.region(layout, &region, 1, &inside, &meeting, [&none, &none]);
+            self.region(layout, &region, 1, &inside[b], &meeting[b], [&none, &none]);
         }
     }
 
@@ -208,13 +224,20 @@ impl Deriver {
 
     fn push(&mut self, layout: &Layout, cells: Board, len: usize, sum: i64) {
         let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
-        if repeat || self.cages.iter().any(|t| t.len == len && t.cells == cells) {
+        let copy = board_cells(&cells)
+            .next()
+            .and_then(|c| self.cage_at.get(c as usize))
+            .and_then(|&i| self.cages.get(i as usize))
+            .is_some_and(|t| t.len == len && t.cells == cells);
+        if repeat || copy {
             return;
         }
         // Distinct when every member sees every other member.
         let distinct = board_cells(&cells).all(|a| {
             let peers = &layout.peer_bits[a as usize];
-            board_cells(&cells).all(|b| a == b || peers[b as usize >> 6] & (1 << (b & 63)) != 0)
+            let mut others = cells;
+            others[a as usize >> 6] &= !(1 << (a & 63));
+            (0..4).all(|w| others[w] & !peers[w] == 0)
         });
         if !distinct && len > MAX_LOOSE {
             return;

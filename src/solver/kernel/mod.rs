@@ -394,7 +394,8 @@ impl<'a> Search<'a> {
             emptied |= y == 0;
             let changed = x != y;
             self.queue[self.qlen & (QUEUE - 1)] = p;
-            self.qlen += (changed && is_single(y)) as usize;
+            // `&`, not `&&`: no branch (measured: the short-circuit compiled to one).
+            self.qlen += (changed & is_single(y)) as usize;
             lost[count & 63] = p;
             count += changed as usize;
         }

@@ -218,14 +218,15 @@ impl Search<'_> {
                 required &= m;
             }
         } else {
-            // Branch-free: whether a combination fits is unpredictable.
+            // Branch-free: whether a combination fits is unpredictable. Only the words of lanes
+            // holding cells are tested (the rest pass every combination).
             let lanes = Lanes::new(xs);
-            for &m in combos {
-                let fits = (m & !union == 0) & (must & !m == 0) & lanes.all_meet(m);
-                let mask = 0u16.wrapping_sub(fits as u16);
-                allowed |= m & mask;
-                required &= m | !mask;
-            }
+            (allowed, required) = match xs.len() {
+                0..=4 => lanes.filter::<1>(combos, union, must),
+                5..=8 => lanes.filter::<2>(combos, union, must),
+                9..=12 => lanes.filter::<3>(combos, union, must),
+                _ => lanes.filter::<4>(combos, union, must),
+            };
         }
         if allowed == 0 {
             return Err(Contradiction);
@@ -371,17 +372,38 @@ impl Lanes {
         Lanes(words)
     }
 
-    /// Whether every cell can take some digit of `m` (not empty): a lane is not zero when its
-    /// low bits plus `0x7fff` carry into its top bit or the top bit is set already.
-    #[inline(always)]
+    /// Whether every cell can take some digit of `m` (not empty).
+    #[cfg(test)]
     fn all_meet(&self, m: u16) -> bool {
+        self.all_meet_in::<4>(m)
+    }
+
+    /// Whether every cell, all in the first `W` words, can take some digit of `m` (not empty): a
+    /// lane is not zero when its low bits plus `0x7fff` carry into its top bit or the top bit is
+    /// set already.
+    #[inline(always)]
+    fn all_meet_in<const W: usize>(&self, m: u16) -> bool {
         let spread = m as u64 * 0x0001_0001_0001_0001;
         let mut met = LANE_TOP;
-        for &w in &self.0 {
+        for &w in &self.0[..W] {
             let t = w & spread;
             met &= ((t & LANE_LOW) + LANE_LOW) | t;
         }
         met & LANE_TOP == LANE_TOP
+    }
+
+    /// The union and intersection of the `combos` within `union`, holding `must`, that every
+    /// cell (all in the first `W` words) can take part in; `(0, u16::MAX)` if none.
+    #[inline(always)]
+    fn filter<const W: usize>(&self, combos: &[u16], union: u16, must: u16) -> (u16, u16) {
+        let (mut allowed, mut required) = (0u16, u16::MAX);
+        for &m in combos {
+            let fits = (m & !union == 0) & (must & !m == 0) & self.all_meet_in::<W>(m);
+            let mask = 0u16.wrapping_sub(fits as u16);
+            allowed |= m & mask;
+            required &= m | !mask;
+        }
+        (allowed, required)
     }
 }
 
@@ -793,7 +815,16 @@ mod tests {
             let xs: Vec<u16> = (0..k).map(|_| (next() & next() & next()) as u16).collect();
             let m = (next() as u16) | 1 << (next() % 16);
             let want = xs.iter().all(|&x| x & m != 0);
-            assert_eq!(Lanes::new(&xs).all_meet(m), want, "{xs:?} {m:#x}");
+            let lanes = Lanes::new(&xs);
+            assert_eq!(lanes.all_meet(m), want, "{xs:?} {m:#x}");
+            // The words past the cells pass every set: testing only the cells' words agrees.
+            let got = match k.div_ceil(4) {
+                1 => lanes.all_meet_in::<1>(m),
+                2 => lanes.all_meet_in::<2>(m),
+                3 => lanes.all_meet_in::<3>(m),
+                _ => lanes.all_meet_in::<4>(m),
+            };
+            assert_eq!(got, want, "{xs:?} {m:#x}");
         }
     }
 
