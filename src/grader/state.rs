@@ -317,6 +317,16 @@ impl<'p> Board<'p> {
     pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
         self.changed_at[cell.as_index()] > since
     }
+    /// The cells that changed after clock value `since` (every cell when `since` is 0).
+    pub fn changed_cells(&self, since: u32) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for (i, &at) in self.changed_at.iter().enumerate() {
+            if since == 0 || at > since {
+                out.insert(Cell::new(i as u8));
+            }
+        }
+        out
+    }
     /// Was a digit placed in the cell after clock value `since`?
     pub fn placed_since(&self, cell: Cell, since: u32) -> bool {
         self.placed_at[cell.as_index()] > since

@@ -146,9 +146,9 @@ impl CageView {
         if step.eliminations.is_empty() {
             return None;
         }
-        step.cells = self.cells.to_vec();
-        step.cages.push(self.index);
         if board.explaining() {
+            step.cells = self.cells.to_vec();
+            step.cages.push(self.index);
             step.reason = reason();
         }
         Some(step)

@@ -73,6 +73,8 @@ pub struct Context {
     pub(crate) algebra_witnesses: Vec<Witnesses>,
     /// The board clock when sum algebra last looked at its equations (0: never).
     pub(crate) algebra_look: u32,
+    /// The same for each technique's list of rule-of-45 equations (see `sums::slot`).
+    pub(crate) equation_look: [u32; 4],
 }
 
 impl Context {
@@ -148,6 +150,7 @@ impl Context {
             witnesses: vec![Witnesses::default(); equations.list.len()],
             algebra_witnesses: Vec::new(),
             algebra_look: 0,
+            equation_look: [0; 4],
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -170,6 +173,7 @@ impl Context {
             witnesses,
             algebra_witnesses,
             algebra_look,
+            equation_look,
         } = other;
         self.peers.clone_from(peers);
         self.cage_sets.clone_from(cage_sets);
@@ -182,6 +186,7 @@ impl Context {
         self.witnesses.clone_from(witnesses);
         self.algebra_witnesses.clone_from(algebra_witnesses);
         self.algebra_look = *algebra_look;
+        self.equation_look = *equation_look;
     }
 
     /// Derive the sum-algebra equations (once, with those of several houses first).

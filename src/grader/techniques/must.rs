@@ -48,15 +48,17 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             }
             let mut step = Step::new(Technique::MustContain);
             step.eliminations = targets.iter().map(|&x| (x, d)).collect();
-            step.cells = spots;
-            step.cages.push(k);
-            step.reason = format!(
-                "every combination of {} holds a {}, and its {} can only be in {}",
-                v.name(board),
-                d.get(),
-                d.get(),
-                crate::grader::text::cells_text(board.geometry(), &step.cells)
-            );
+            if board.explaining() {
+                step.cells = spots;
+                step.cages.push(k);
+                step.reason = format!(
+                    "every combination of {} holds a {}, and its {} can only be in {}",
+                    v.name(board),
+                    d.get(),
+                    d.get(),
+                    crate::grader::text::cells_text(board.geometry(), &step.cells)
+                );
+            }
             out.push(step);
         }
         if out.len() == before {
@@ -129,6 +131,9 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
     }
     if step.eliminations.is_empty() {
         return None;
+    }
+    if !board.explaining() {
+        return Some(step);
     }
     let dead: Vec<String> = live
         .iter()

@@ -14,10 +14,13 @@ fn houses_boxes_first(n: usize) -> impl Iterator<Item = House> {
     (2 * n..3 * n).chain(0..2 * n).map(|h| House::new(h as u8))
 }
 
-fn placement(technique: Technique, cell: Cell, digit: Digit) -> Step {
+/// (The cells, cages and houses a step rests on are only for explaining: grading skips them.)
+fn placement(board: &Board, technique: Technique, cell: Cell, digit: Digit) -> Step {
     let mut step = Step::new(technique);
     step.placements.push((cell, digit));
-    step.cells.push(cell);
+    if board.explaining() {
+        step.cells.push(cell);
+    }
     step
 }
 
@@ -43,9 +46,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
             continue;
         }
         done.insert(cell);
-        let mut step = placement(Technique::FullHouse, cell, digit);
-        step.houses.push(house);
+        let mut step = placement(board, Technique::FullHouse, cell, digit);
         if board.explaining() {
+            step.houses.push(house);
             step.reason = format!(
                 "{} is the last empty cell of {}",
                 board.cell_name(cell),
@@ -76,9 +79,9 @@ pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
         if !board.candidates(cell).contains(digit) {
             continue;
         }
-        let mut step = placement(Technique::CageSingle, cell, digit);
-        step.cages.push(k);
+        let mut step = placement(board, Technique::CageSingle, cell, digit);
         if board.explaining() {
+            step.cages.push(k);
             step.reason = match cage.cells.len() {
                 1 => format!("{} is a one-cell cage", board.cell_name(cell)),
                 _ => format!(
@@ -138,9 +141,9 @@ pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, memo: Option<&mut 
             }
             done.insert(cell);
             let digit = Digit::new(i as u8 + 1);
-            let mut step = placement(Technique::HiddenSingle, cell, digit);
-            step.houses.push(house);
+            let mut step = placement(board, Technique::HiddenSingle, cell, digit);
             if board.explaining() {
+                step.houses.push(house);
                 step.reason = format!(
                     "{} is the only place for {} in {}",
                     board.cell_name(cell),
@@ -161,7 +164,7 @@ pub fn naked_single(board: &Board, out: &mut Vec<Step>) {
             continue;
         }
         let Some(digit) = cands.first() else { continue };
-        let mut step = placement(Technique::NakedSingle, cell, digit);
+        let mut step = placement(board, Technique::NakedSingle, cell, digit);
         if board.explaining() {
             step.reason = format!(
                 "{} has no candidate left but {}",
