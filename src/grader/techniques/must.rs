@@ -100,8 +100,15 @@ pub fn cage_house_overlap(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
             if mixed & (1 << i) != 0 {
                 continue;
             }
-            if let Some(step) = overlap_step(board, house, Digit::new(i as u8 + 1), k) {
-                out.push(step);
+            // The cage yielded nothing for this digit here and has not changed since.
+            let slot = h * 16 + i;
+            let (at, was) = ctx.overlap[slot];
+            if at != 0 && was as usize == k && !board.cage_changed_since(k, at) {
+                continue;
+            }
+            match overlap_step(board, house, Digit::new(i as u8 + 1), k) {
+                Some(step) => out.push(step),
+                None => ctx.overlap[slot] = (board.clock(), k as u32),
             }
         }
         if out.len() == before {
