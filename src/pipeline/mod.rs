@@ -1,18 +1,18 @@
-//! The production pipeline, the only place that knows rayon: work items in chunks, generated in
-//! parallel, committed in item order by one writer while the next chunk is being generated
-//! (`solve` holds the same shape for solving a stream of puzzles; `bench` times the solver).
+//! The production pipeline, the only place that knows rayon: work items generated on every
+//! thread with no barrier between chunks (`window.rs`), committed in item order, in chunks, by one
+//! writer meanwhile (`solve` holds a similar shape for solving a stream of puzzles; `bench` times
+//! the solver).
 //!
 //! Work item `i` of a run is `generate_puzzle(generator settings, seed, i)` and depends on nothing
 //! else, so the stored content is the same for any thread count, chunk size or sharding. Chunks
 //! commit in order, each with its progress record: a killed run loses only uncommitted work (the
-//! chunk being committed and the one being generated), and running it again continues at the
+//! chunk being committed and the items made ahead of it), and running it again continues at the
 //! first uncommitted position.
 
 use crate::canonical::canonical_key;
 use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
 use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -22,6 +22,7 @@ pub mod rate;
 pub mod solve;
 pub mod stream;
 pub mod verify;
+mod window;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -137,45 +138,56 @@ pub fn run(
     };
     on_event(Event::Started(progress));
     let max = plan.chunk_size as u64;
-    let mut size = threads.min(max).max(1);
-    let span = |first: u64, size: u64| (first, (first + size).min(total));
-    let make = |range| pool.install(|| make_chunk(plan, range, stop, &on_event));
-    let mut since = Instant::now();
-    let mut next = (state.next_pos < total).then(|| make(span(state.next_pos, size)));
-    let mut stopped = false;
-    while let Some(chunk) = next.take() {
-        let Some(mut chunk) = chunk else {
-            stopped = true;
-            break;
-        };
-        let end = chunk.end_pos;
-        // A chunk's wall time is one cycle: from the previous commit's start to its own.
-        let wall = since.elapsed();
-        chunk.wall_micros = wall.as_micros() as u64;
-        since = Instant::now();
-        size = next_chunk_size(end - chunk.first_pos, wall, threads, max);
-        // Start after what this process made, or after what another writer of the same run
-        // has committed, whichever is further.
-        let from = end.max(progress.done);
-        let mut following = None;
-        // The writer commits this chunk while the pool generates the next one.
-        let committed = pool.in_place_scope(|scope| {
-            if from < total && !stop.load(Ordering::Relaxed) {
-                scope.spawn(|_| {
-                    following = Some(make_chunk(plan, span(from, size), stop, &on_event))
-                });
+    // Items are made on every thread with no barrier between chunks (`window.rs`), up to two
+    // chunks ahead of the first uncommitted one; this thread commits them in order meanwhile.
+    let work = |pos| {
+        let row = make_row(plan, plan.shard.item_at(pos));
+        on_event(Event::ItemDone);
+        row
+    };
+    let stopped = window::in_order(
+        &pool,
+        (state.next_pos, total),
+        max.saturating_mul(2),
+        stop,
+        work,
+        |feed| -> Result<bool, PipelineError> {
+            let mut size = threads.min(max).max(1);
+            let mut first = state.next_pos;
+            let mut since = Instant::now();
+            while first < total {
+                let Some(rows) = feed.take(size) else {
+                    return Ok(true);
+                };
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(true);
+                }
+                let end = first + rows.len() as u64;
+                // A chunk's wall time is one cycle: from the previous commit's start to its own.
+                let wall = since.elapsed();
+                since = Instant::now();
+                let chunk = Chunk {
+                    first_pos: first,
+                    end_pos: end,
+                    rows,
+                    wall_micros: wall.as_micros() as u64,
+                };
+                let committed = store.commit_chunk(&state, &chunk)?;
+                progress.done = committed.next_pos.max(end);
+                progress.tally.add(committed.tally);
+                on_event(Event::Committed(progress));
+                size = next_chunk_size(end - first, wall, threads, max);
+                // Continue after what this process made, or after what another writer of the
+                // same run has committed, whichever is further.
+                first = progress.done;
+                feed.skip_to(first);
+                if stop.load(Ordering::Relaxed) && first < total {
+                    return Ok(true);
+                }
             }
-            store.commit_chunk(&state, &chunk)
-        })?;
-        progress.done = committed.next_pos.max(end);
-        progress.tally.add(committed.tally);
-        on_event(Event::Committed(progress));
-        next = following;
-        if stop.load(Ordering::Relaxed) && progress.done < total {
-            stopped = true;
-            break;
-        }
-    }
+            Ok(false)
+        },
+    )?;
     Ok(RunSummary {
         name: plan.name.clone(),
         resumed_at: state.next_pos,
@@ -228,33 +240,6 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
             threads,
             detail: e.to_string(),
         })
-}
-
-/// Generate positions `first..end` of the plan's shard, in parallel, kept in position order;
-/// `None` when `stop` was set meanwhile.
-fn make_chunk(
-    plan: &Plan,
-    (first, end): (u64, u64),
-    stop: &AtomicBool,
-    on_event: &(impl Fn(Event) + Sync),
-) -> Option<Chunk> {
-    let rows = (first..end)
-        .into_par_iter()
-        .map(|pos| {
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            let row = make_row(plan, plan.shard.item_at(pos));
-            on_event(Event::ItemDone);
-            Some(row)
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(Chunk {
-        first_pos: first,
-        end_pos: end,
-        rows,
-        wall_micros: 0,
-    })
 }
 
 /// Work item `index`: its puzzle encoded for the store, or `None` if the generator gave up.
