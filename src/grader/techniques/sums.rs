@@ -426,15 +426,18 @@ impl Hasher for Fx {
     }
 }
 
-/// Regions: single houses, runs of 2..4 adjacent rows and columns, and pairs of regions that
-/// share an edge, each with its houses.
-fn regions(puzzle: &Puzzle, house_sets: &[CellSet]) -> Vec<(CellSet, Vec<House>)> {
+/// Regions: single houses, then (with `multi`) runs of 2..4 adjacent rows and columns, and
+/// pairs of regions that share an edge, each with its houses.
+fn regions(puzzle: &Puzzle, house_sets: &[CellSet], multi: bool) -> Vec<(CellSet, Vec<House>)> {
     let g = puzzle.geometry();
     let n = g.size();
     let set = |h: usize| -> CellSet { house_sets[h] };
     let mut out: Vec<(CellSet, Vec<House>)> = (0..3 * n)
         .map(|h| (set(h), vec![House::new(h as u8)]))
         .collect();
+    if !multi {
+        return out;
+    }
     for len in 2..=4.min(n.saturating_sub(1)) {
         for dir in 0..2 {
             for start in 0..=n - len {
@@ -477,20 +480,18 @@ pub(crate) fn derive_equations(
     }
     let n = puzzle.size() as i32;
     let house_total = n * (n + 1) / 2;
-    let mut seen: HashSet<Key, BuildHasherDefault<Fx>> = cage_sets
-        .iter()
-        .zip(puzzle.cages())
-        .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32))
-        .collect();
-    seen.reserve(1024);
+    let mut seen: HashSet<Key, BuildHasherDefault<Fx>> =
+        HashSet::with_capacity_and_hasher(cage_sets.len() + 1024, Default::default());
+    seen.extend(
+        cage_sets
+            .iter()
+            .zip(puzzle.cages())
+            .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32)),
+    );
     let mut out = Vec::with_capacity(512);
     let mut region_list = Vec::new();
     let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
-    let mut all_regions = regions(puzzle, house_sets);
-    if !multi {
-        all_regions.retain(|r| r.1.len() == 1);
-    }
-    for (region, houses) in all_regions {
+    for (region, houses) in regions(puzzle, house_sets, multi) {
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {

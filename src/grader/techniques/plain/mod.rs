@@ -272,23 +272,22 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
             push(&mut links, a, b, LinkVia::House(h));
         }
     }
-    for k in 0..board.puzzle().cages().len() {
-        let cells = cage_places(board, k, digit);
-        if cells.len() == 2 && cage_must(board, k).contains(digit) {
-            push(&mut links, cells[0], cells[1], LinkVia::Cage(k));
+    for (k, cage) in board.puzzle().cages().iter().enumerate() {
+        // The cage's empty cells with the digit, counted without a list.
+        let (mut two, mut count) = ([Cell::new(0); 2], 0);
+        for &c in &cage.cells {
+            if is_open(board, c) && board.candidates(c).contains(digit) {
+                if count < 2 {
+                    two[count] = c;
+                }
+                count += 1;
+            }
+        }
+        if count == 2 && cage_must(board, k).contains(digit) {
+            push(&mut links, two[0], two[1], LinkVia::Cage(k));
         }
     }
     links
-}
-
-/// Empty cells of a cage with candidate `digit`.
-pub(crate) fn cage_places(board: &Board, cage: usize, digit: Digit) -> Vec<Cell> {
-    board.puzzle().cages()[cage]
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| is_open(board, c) && board.candidates(c).contains(digit))
-        .collect()
 }
 
 /// A step of `technique` removing `digit` from `cells`, with its reason and the cells it rests on.
