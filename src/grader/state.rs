@@ -40,6 +40,9 @@ pub struct Board<'p> {
     explaining: bool,
     /// Empty cells left, and their candidates in all (kept as the board changes).
     open_cells: usize,
+    /// Empty cells left in each house and in each cage.
+    house_open: Vec<u8>,
+    cage_open: Vec<u8>,
     open_candidates: usize,
     /// Cells (placed or not) left with no candidate.
     emptied: usize,
@@ -80,6 +83,8 @@ impl<'p> Board<'p> {
                 .collect(),
             explaining: true,
             open_cells: g.cell_count(),
+            house_open: vec![n as u8; g.house_count()],
+            cage_open: puzzle.cages().iter().map(|k| k.cells.len() as u8).collect(),
             open_candidates: g.cell_count() * n,
             emptied: 0,
         };
@@ -227,6 +232,14 @@ impl<'p> Board<'p> {
             need < lo || need > hi
         })
     }
+    /// Empty cells left in a house.
+    pub fn house_open(&self, house: House) -> usize {
+        self.house_open[house.as_index()] as usize
+    }
+    /// Empty cells left in cage `k`.
+    pub fn cage_open(&self, k: usize) -> usize {
+        self.cage_open[k] as usize
+    }
     /// Is every cell placed?
     pub fn is_solved(&self) -> bool {
         debug_assert_eq!(self.open_cells, self.empty_cells().count());
@@ -239,6 +252,12 @@ impl<'p> Board<'p> {
         self.clock += 1;
         if self.placed[i] == 0 {
             self.open_cells -= 1;
+            for h in self.cell_houses[i] {
+                self.house_open[h as usize] -= 1;
+            }
+            if let Some(k) = self.cage_open.get_mut(self.cage_of[i]) {
+                *k -= 1;
+            }
             self.open_candidates -= self.candidates[i].len() as usize;
         }
         self.emptied -= usize::from(self.candidates[i].is_empty());
@@ -345,6 +364,8 @@ impl<'p> Board<'p> {
         self.clock = other.clock;
         self.explaining = other.explaining;
         self.open_cells = other.open_cells;
+        self.house_open.copy_from_slice(&other.house_open);
+        self.cage_open.copy_from_slice(&other.cage_open);
         self.open_candidates = other.open_candidates;
         self.emptied = other.emptied;
     }

@@ -30,6 +30,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
+        if board.house_open(house) != 1 {
+            continue;
+        }
         let mut empty = board
             .house_cells(house)
             .iter()
@@ -62,6 +65,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
 /// The last empty cell of a cage takes the cage sum minus the digits already in it.
 pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
     for (k, cage) in board.cages().iter().enumerate() {
+        if board.cage_open(k) != 1 {
+            continue;
+        }
         let mut empty = cage.cells.iter().copied().filter(|&c| board.is_empty(c));
         let (Some(cell), None) = (empty.next(), empty.next()) else {
             continue;
