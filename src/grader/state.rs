@@ -43,6 +43,8 @@ pub struct Board<'p> {
     /// Empty cells left in each house and in each cage.
     house_open: Vec<u8>,
     cage_open: Vec<u8>,
+    /// Per digit, the empty cells that still have it as a candidate.
+    planes: Vec<CellSet>,
     open_candidates: usize,
     /// Cells (placed or not) left with no candidate.
     emptied: usize,
@@ -85,6 +87,7 @@ impl<'p> Board<'p> {
             open_cells: g.cell_count(),
             house_open: vec![n as u8; g.house_count()],
             cage_open: puzzle.cages().iter().map(|k| k.cells.len() as u8).collect(),
+            planes: vec![g.cells().collect(); n],
             open_candidates: g.cell_count() * n,
             emptied: 0,
         };
@@ -232,6 +235,14 @@ impl<'p> Board<'p> {
             need < lo || need > hi
         })
     }
+    /// The empty cells that still have `digit` as a candidate.
+    pub fn plane(&self, digit: Digit) -> &CellSet {
+        &self.planes[digit.as_index()]
+    }
+    /// The same for every digit (index: the digit less one).
+    pub fn planes(&self) -> &[CellSet] {
+        &self.planes
+    }
     /// Empty cells left in a house.
     pub fn house_open(&self, house: House) -> usize {
         self.house_open[house.as_index()] as usize
@@ -261,6 +272,9 @@ impl<'p> Board<'p> {
             self.open_candidates -= self.candidates[i].len() as usize;
         }
         self.emptied -= usize::from(self.candidates[i].is_empty());
+        for plane in &mut self.planes {
+            plane.remove(cell);
+        }
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
@@ -289,6 +303,7 @@ impl<'p> Board<'p> {
         let i = cell.as_index();
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
+            self.planes[digit.as_index()].remove(cell);
             self.open_candidates -= usize::from(self.placed[i] == 0);
             self.emptied += usize::from(self.candidates[i].is_empty());
             self.changed_at[i] = self.clock;
@@ -366,6 +381,7 @@ impl<'p> Board<'p> {
         self.open_cells = other.open_cells;
         self.house_open.copy_from_slice(&other.house_open);
         self.cage_open.copy_from_slice(&other.cage_open);
+        self.planes.copy_from_slice(&other.planes);
         self.open_candidates = other.open_candidates;
         self.emptied = other.emptied;
     }

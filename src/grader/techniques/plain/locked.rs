@@ -21,8 +21,7 @@ pub fn locked_memo_len(houses: usize) -> usize {
 /// what it yields rests on the digit's places in it; the cells it clears only lose candidates.
 pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> Option<Step> {
     let mut memo = HouseMemo(memo);
-    // The digits' places, found once the first house is looked at (often none is).
-    let mut found_planes: Option<Vec<crate::bitset::CellSet>> = None;
+    let planes = planes(board);
     let count = board.geometry().house_count();
     for pointing in [true, false] {
         for digit in digits(board) {
@@ -35,7 +34,7 @@ pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> O
                 if memo.skip(board, slot, a) {
                     continue;
                 }
-                let plane = &found_planes.get_or_insert_with(|| planes(board))[digit.as_index()];
+                let plane = &planes[digit.as_index()];
                 if let Some(step) = locked_in(board, pointing, digit, plane, a) {
                     memo.found(slot);
                     return Some(step);

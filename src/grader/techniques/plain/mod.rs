@@ -323,28 +323,19 @@ pub(crate) fn seeing_all(
 }
 
 /// Empty cells holding each digit (index `digit - 1`): `house_set ∩ plane` is a house's places.
-pub(crate) fn planes(board: &Board) -> Vec<CellSet> {
-    let mut planes = vec![CellSet::EMPTY; board.size()];
-    for c in open_cells(board) {
-        for d in board.candidates(c).iter() {
-            planes[d.as_index()].insert(c);
-        }
-    }
-    planes
+pub(crate) fn planes<'b>(board: &'b Board<'_>) -> &'b [CellSet] {
+    board.planes()
 }
 
 /// Empty cells holding any digit of `set`.
 pub(crate) fn digit_cells_any(board: &Board, set: DigitSet) -> CellSet {
-    open_cells(board)
-        .filter(|&c| !board.candidates(c).intersection(set).is_empty())
-        .collect()
+    set.iter()
+        .fold(CellSet::EMPTY, |acc, d| acc.union(board.plane(d)))
 }
 
 /// Empty cells with candidate `digit`.
 pub(crate) fn digit_cells(board: &Board, digit: Digit) -> CellSet {
-    open_cells(board)
-        .filter(|&c| board.candidates(c).contains(digit))
-        .collect()
+    *board.plane(digit)
 }
 
 /// "the 15(3) cage at r1c1".

@@ -151,13 +151,11 @@ pub fn find_hidden_in(
     memo: Option<&mut [u32]>,
 ) -> Option<Step> {
     let mut memo = HouseMemo(memo);
-    // The digits' places, found once the first house is looked at (often none is).
-    let mut found_planes: Option<Vec<crate::bitset::CellSet>> = None;
+    let planes = super::planes(board);
     for house in houses(board) {
         if memo.skip(board, house.as_index(), house) {
             continue;
         }
-        let planes = found_planes.get_or_insert_with(|| super::planes(board));
         let open = open_in(board, house);
         if open.len() <= k {
             continue;
