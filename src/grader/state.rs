@@ -45,6 +45,8 @@ pub struct Board<'p> {
     cage_open: Vec<u8>,
     /// Per digit, the empty cells that still have it as a candidate.
     planes: Vec<CellSet>,
+    /// The empty cells with one candidate left.
+    singles: CellSet,
     open_candidates: usize,
     /// Cells (placed or not) left with no candidate.
     emptied: usize,
@@ -88,6 +90,10 @@ impl<'p> Board<'p> {
             house_open: vec![n as u8; g.house_count()],
             cage_open: puzzle.cages().iter().map(|k| k.cells.len() as u8).collect(),
             planes: vec![g.cells().collect(); n],
+            singles: match n {
+                1 => g.cells().collect(),
+                _ => CellSet::EMPTY,
+            },
             open_candidates: g.cell_count() * n,
             emptied: 0,
         };
@@ -243,6 +249,10 @@ impl<'p> Board<'p> {
     pub fn planes(&self) -> &[CellSet] {
         &self.planes
     }
+    /// The empty cells with one candidate left.
+    pub fn singles(&self) -> &CellSet {
+        &self.singles
+    }
     /// Empty cells left in a house.
     pub fn house_open(&self, house: House) -> usize {
         self.house_open[house.as_index()] as usize
@@ -275,6 +285,7 @@ impl<'p> Board<'p> {
         for plane in &mut self.planes {
             plane.remove(cell);
         }
+        self.singles.remove(cell);
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
@@ -304,6 +315,12 @@ impl<'p> Board<'p> {
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
             self.planes[digit.as_index()].remove(cell);
+            if self.placed[i] == 0 {
+                match self.candidates[i].len() {
+                    1 => self.singles.insert(cell),
+                    _ => self.singles.remove(cell),
+                }
+            }
             self.open_candidates -= usize::from(self.placed[i] == 0);
             self.emptied += usize::from(self.candidates[i].is_empty());
             self.changed_at[i] = self.clock;
@@ -382,6 +399,7 @@ impl<'p> Board<'p> {
         self.house_open.copy_from_slice(&other.house_open);
         self.cage_open.copy_from_slice(&other.cage_open);
         self.planes.copy_from_slice(&other.planes);
+        self.singles = other.singles;
         self.open_candidates = other.open_candidates;
         self.emptied = other.emptied;
     }

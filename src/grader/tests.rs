@@ -310,6 +310,12 @@ fn the_board_keeps_its_counts_as_it_changes() {
             let empty = cage.cells.iter().filter(|&&c| board.is_empty(c)).count();
             assert_eq!(board.cage_open(k), empty, "round {round}, cage {k}");
         }
+        let singles: crate::bitset::CellSet = open
+            .iter()
+            .copied()
+            .filter(|&c| board.candidates(c).len() == 1)
+            .collect();
+        assert_eq!(*board.singles(), singles, "round {round}");
         // Each digit's plane: the empty cells with it as a candidate.
         for d in (1..=n as u8).map(crate::geometry::Digit::new) {
             let with: crate::bitset::CellSet = open
@@ -327,6 +333,7 @@ fn the_board_keeps_its_counts_as_it_changes() {
         }));
         assert!((0..g.puzzle.cages().len()).all(|k| copy.cage_open(k) == board.cage_open(k)));
         assert_eq!(copy.planes(), board.planes());
+        assert_eq!(copy.singles(), board.singles());
         assert_eq!(copy.is_solved(), board.is_solved());
         assert_eq!(copy.is_broken(), board.is_broken());
         if board.is_broken() {

@@ -164,12 +164,10 @@ pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, memo: Option<&mut 
 
 /// A cell with one candidate left takes it.
 pub fn naked_single(board: &Board, out: &mut Vec<Step>) {
-    for cell in board.empty_cells() {
-        let cands = board.candidates(cell);
-        if cands.len() != 1 {
+    for cell in board.singles().iter() {
+        let Some(digit) = board.candidates(cell).first() else {
             continue;
-        }
-        let Some(digit) = cands.first() else { continue };
+        };
         let mut step = placement(board, Technique::NakedSingle, cell, digit);
         if board.explaining() {
             step.reason = format!(
