@@ -64,9 +64,24 @@ pub fn grow<R: Rng>(
     for &c in &free {
         key[c.as_index()] = rng.random::<u32>() as u64;
     }
+    // The orthogonal neighbours of each region cell, in `Geometry::neighbours` order, looked up
+    // once here rather than at every claim and growth step.
+    let mut around = [[Cell::new(0); 4]; MAX_CELLS];
+    let mut arounds = [0u8; MAX_CELLS];
     for &c in &free {
-        let degree = geometry
-            .neighbours(c)
+        let i = c.as_index();
+        for nb in geometry.neighbours(c) {
+            around[i][arounds[i] as usize] = nb;
+            arounds[i] += 1;
+        }
+    }
+    let neighbours = |c: Cell| {
+        around[c.as_index()][..arounds[c.as_index()] as usize]
+            .iter()
+            .copied()
+    };
+    for &c in &free {
+        let degree = neighbours(c)
             .filter(|nb| key[nb.as_index()] != u64::MAX)
             .count() as u64;
         key[c.as_index()] += degree << 32;
@@ -80,7 +95,7 @@ pub fn grow<R: Rng>(
             .position(|&f| f == c)
             .expect("claimed cells are free");
         free.swap_remove(at);
-        for nb in geometry.neighbours(c) {
+        for nb in neighbours(c) {
             if key[nb.as_index()] != u64::MAX {
                 key[nb.as_index()] -= 1 << 32;
             }
@@ -106,7 +121,7 @@ pub fn grow<R: Rng>(
             let next = layout
                 .cells(id)
                 .iter()
-                .flat_map(|&c| geometry.neighbours(c))
+                .flat_map(|&c| neighbours(c))
                 .filter(|&c| {
                     key[c.as_index()] != u64::MAX && layout.is_free(c) && !digits.contains(digit(c))
                 })

@@ -248,17 +248,21 @@ impl CageLayout {
 pub fn are_connected(n: usize, cells: &[Cell]) -> bool {
     let k = cells.len();
     debug_assert!(k <= 32);
-    let adjacent = |a: Cell, b: Cell| {
-        let (a, b) = (a.as_index(), b.as_index());
-        (a / n == b / n && a.abs_diff(b) == 1) || a.abs_diff(b) == n
+    // Row and column of each cell, divided out once (not once per pair).
+    let mut at = [(0usize, 0usize); 32];
+    for (slot, &c) in at.iter_mut().zip(cells) {
+        *slot = (c.as_index() / n, c.as_index() % n);
+    }
+    let adjacent = |(ra, ca): (usize, usize), (rb, cb): (usize, usize)| {
+        (ra == rb && ca.abs_diff(cb) == 1) || (ca == cb && ra.abs_diff(rb) == 1)
     };
     let all = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
     let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
     while todo != 0 {
         let i = todo.trailing_zeros() as usize;
         todo &= todo - 1;
-        for (j, &other) in cells.iter().enumerate() {
-            if seen & (1 << j) == 0 && adjacent(cells[i], other) {
+        for (j, &other) in at[..k].iter().enumerate() {
+            if seen & (1 << j) == 0 && adjacent(at[i], other) {
                 seen |= 1 << j;
                 todo |= 1 << j;
             }

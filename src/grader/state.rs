@@ -40,6 +40,13 @@ pub struct Board<'p> {
     explaining: bool,
     /// Empty cells left, and their candidates in all (kept as the board changes).
     open_cells: usize,
+    /// Empty cells left in each house and in each cage.
+    house_open: Vec<u8>,
+    cage_open: Vec<u8>,
+    /// Per digit, the empty cells that still have it as a candidate.
+    planes: Vec<CellSet>,
+    /// The empty cells with one candidate left.
+    singles: CellSet,
     open_candidates: usize,
     /// Cells (placed or not) left with no candidate.
     emptied: usize,
@@ -80,6 +87,13 @@ impl<'p> Board<'p> {
                 .collect(),
             explaining: true,
             open_cells: g.cell_count(),
+            house_open: vec![n as u8; g.house_count()],
+            cage_open: puzzle.cages().iter().map(|k| k.cells.len() as u8).collect(),
+            planes: vec![g.cells().collect(); n],
+            singles: match n {
+                1 => g.cells().collect(),
+                _ => CellSet::EMPTY,
+            },
             open_candidates: g.cell_count() * n,
             emptied: 0,
         };
@@ -227,6 +241,26 @@ impl<'p> Board<'p> {
             need < lo || need > hi
         })
     }
+    /// The empty cells that still have `digit` as a candidate.
+    pub fn plane(&self, digit: Digit) -> &CellSet {
+        &self.planes[digit.as_index()]
+    }
+    /// The same for every digit (index: the digit less one).
+    pub fn planes(&self) -> &[CellSet] {
+        &self.planes
+    }
+    /// The empty cells with one candidate left.
+    pub fn singles(&self) -> &CellSet {
+        &self.singles
+    }
+    /// Empty cells left in a house.
+    pub fn house_open(&self, house: House) -> usize {
+        self.house_open[house.as_index()] as usize
+    }
+    /// Empty cells left in cage `k`.
+    pub fn cage_open(&self, k: usize) -> usize {
+        self.cage_open[k] as usize
+    }
     /// Is every cell placed?
     pub fn is_solved(&self) -> bool {
         debug_assert_eq!(self.open_cells, self.empty_cells().count());
@@ -239,9 +273,19 @@ impl<'p> Board<'p> {
         self.clock += 1;
         if self.placed[i] == 0 {
             self.open_cells -= 1;
+            for h in self.cell_houses[i] {
+                self.house_open[h as usize] -= 1;
+            }
+            if let Some(k) = self.cage_open.get_mut(self.cage_of[i]) {
+                *k -= 1;
+            }
             self.open_candidates -= self.candidates[i].len() as usize;
         }
         self.emptied -= usize::from(self.candidates[i].is_empty());
+        for plane in &mut self.planes {
+            plane.remove(cell);
+        }
+        self.singles.remove(cell);
         self.placed[i] = digit.get();
         self.candidates[i] = DigitSet::single(digit);
         self.changed_at[i] = self.clock;
@@ -270,6 +314,13 @@ impl<'p> Board<'p> {
         let i = cell.as_index();
         if self.candidates[i].contains(digit) {
             self.candidates[i].remove(digit);
+            self.planes[digit.as_index()].remove(cell);
+            if self.placed[i] == 0 {
+                match self.candidates[i].len() {
+                    1 => self.singles.insert(cell),
+                    _ => self.singles.remove(cell),
+                }
+            }
             self.open_candidates -= usize::from(self.placed[i] == 0);
             self.emptied += usize::from(self.candidates[i].is_empty());
             self.changed_at[i] = self.clock;
@@ -317,6 +368,16 @@ impl<'p> Board<'p> {
     pub fn changed_since(&self, cell: Cell, since: u32) -> bool {
         self.changed_at[cell.as_index()] > since
     }
+    /// The cells that changed after clock value `since` (every cell when `since` is 0).
+    pub fn changed_cells(&self, since: u32) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for (i, &at) in self.changed_at.iter().enumerate() {
+            if since == 0 || at > since {
+                out.insert(Cell::new(i as u8));
+            }
+        }
+        out
+    }
     /// Was a digit placed in the cell after clock value `since`?
     pub fn placed_since(&self, cell: Cell, since: u32) -> bool {
         self.placed_at[cell.as_index()] > since
@@ -335,6 +396,10 @@ impl<'p> Board<'p> {
         self.clock = other.clock;
         self.explaining = other.explaining;
         self.open_cells = other.open_cells;
+        self.house_open.copy_from_slice(&other.house_open);
+        self.cage_open.copy_from_slice(&other.cage_open);
+        self.planes.copy_from_slice(&other.planes);
+        self.singles = other.singles;
         self.open_candidates = other.open_candidates;
         self.emptied = other.emptied;
     }

@@ -265,9 +265,9 @@ fn remembering_where_nothing_was_found_changes_no_rung() {
     }
 }
 
-/// The board keeps its open cells, their candidates and its emptied cells as it changes: after
-/// every placement and elimination (wrong ones too, down to contradictions), they match a count
-/// over the cells, and a copy carries them.
+/// The board keeps its open cells (in all, per house and per cage), their candidates (in all and
+/// per digit) and its emptied cells as it changes: after every placement and elimination (wrong
+/// ones too, down to contradictions), they match a count over the cells, and a copy carries them.
 #[test]
 fn the_board_keeps_its_counts_as_it_changes() {
     use rand::{Rng, SeedableRng};
@@ -298,8 +298,42 @@ fn the_board_keeps_its_counts_as_it_changes() {
             .map(|&c| board.candidates(c).len() as usize)
             .sum();
         assert_eq!(board.candidate_count(), count, "round {round}");
+        // The empty cells of each house and cage, for full houses and cage singles.
+        let geometry = g.puzzle.geometry();
+        for h in 0..geometry.house_count() {
+            let house = crate::geometry::House::new(h as u8);
+            let cells = geometry.house_cells(house);
+            let empty = cells.iter().filter(|&&c| board.is_empty(c)).count();
+            assert_eq!(board.house_open(house), empty, "round {round}, house {h}");
+        }
+        for (k, cage) in g.puzzle.cages().iter().enumerate() {
+            let empty = cage.cells.iter().filter(|&&c| board.is_empty(c)).count();
+            assert_eq!(board.cage_open(k), empty, "round {round}, cage {k}");
+        }
+        let singles: crate::bitset::CellSet = open
+            .iter()
+            .copied()
+            .filter(|&c| board.candidates(c).len() == 1)
+            .collect();
+        assert_eq!(*board.singles(), singles, "round {round}");
+        // Each digit's plane: the empty cells with it as a candidate.
+        for d in (1..=n as u8).map(crate::geometry::Digit::new) {
+            let with: crate::bitset::CellSet = open
+                .iter()
+                .copied()
+                .filter(|&c| board.candidates(c).contains(d))
+                .collect();
+            assert_eq!(*board.plane(d), with, "round {round}, digit {}", d.get());
+        }
         copy.copy_from(&board);
         assert_eq!(copy.candidate_count(), count);
+        assert!((0..geometry.house_count()).all(|h| {
+            let house = crate::geometry::House::new(h as u8);
+            copy.house_open(house) == board.house_open(house)
+        }));
+        assert!((0..g.puzzle.cages().len()).all(|k| copy.cage_open(k) == board.cage_open(k)));
+        assert_eq!(copy.planes(), board.planes());
+        assert_eq!(copy.singles(), board.singles());
         assert_eq!(copy.is_solved(), board.is_solved());
         assert_eq!(copy.is_broken(), board.is_broken());
         if board.is_broken() {

@@ -146,9 +146,9 @@ impl CageView {
         if step.eliminations.is_empty() {
             return None;
         }
-        step.cells = self.cells.to_vec();
-        step.cages.push(self.index);
         if board.explaining() {
+            step.cells = self.cells.to_vec();
+            step.cages.push(self.index);
             step.reason = reason();
         }
         Some(step)
@@ -498,11 +498,13 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
                     .iter()
                     .find(|&&x| board.candidates(x).bits() & !m == 0)
                 {
-                    clash.get_or_insert(format!(
-                        "{} would leave {} empty",
-                        set_text(DigitSet::from_bits(m)),
-                        board.cell_name(x)
-                    ));
+                    if board.explaining() && clash.is_none() {
+                        clash = Some(format!(
+                            "{} would leave {} empty",
+                            set_text(DigitSet::from_bits(m)),
+                            board.cell_name(x)
+                        ));
+                    }
                     return false;
                 }
                 if let Some(&j) = neighbours.iter().find(|&&j| {
@@ -512,14 +514,16 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
                         .iter()
                         .all(|&o| o & m != 0)
                 }) {
-                    clash.get_or_insert(format!(
-                        "{} leaves no combination for {}",
-                        set_text(DigitSet::from_bits(m)),
-                        views[j]
-                            .as_ref()
-                            .and_then(|w| w.as_ref())
-                            .map_or(String::new(), |w| w.name(board))
-                    ));
+                    if board.explaining() && clash.is_none() {
+                        clash = Some(format!(
+                            "{} leaves no combination for {}",
+                            set_text(DigitSet::from_bits(m)),
+                            views[j]
+                                .as_ref()
+                                .and_then(|w| w.as_ref())
+                                .map_or(String::new(), |w| w.name(board))
+                        ));
+                    }
                     return false;
                 }
                 true
@@ -533,7 +537,9 @@ pub fn combination_clash(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) 
         let reason = || format!("in {}, {}", v.name(board), clash.unwrap_or_default());
         match v.step(board, Technique::CombinationClash, &keep, reason) {
             Some(mut step) => {
-                step.cages.extend(neighbours);
+                if board.explaining() {
+                    step.cages.extend(neighbours);
+                }
                 out.push(step);
             }
             None => ctx.remember(board, Memo::CombinationClash, k),

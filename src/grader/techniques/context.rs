@@ -73,6 +73,12 @@ pub struct Context {
     pub(crate) algebra_witnesses: Vec<Witnesses>,
     /// The board clock when sum algebra last looked at its equations (0: never).
     pub(crate) algebra_look: u32,
+    /// The same for each technique's list of rule-of-45 equations (see `sums::slot`).
+    pub(crate) equation_look: [u32; 4],
+    /// Cage/house overlap, per house and digit (`house * 16 + digit index`): the board clock when
+    /// the cage holding all the digit's places there last yielded nothing, and that cage (what it
+    /// yields rests on the cage's cells alone).
+    pub(crate) overlap: Vec<(u32, u32)>,
 }
 
 impl Context {
@@ -148,6 +154,8 @@ impl Context {
             witnesses: vec![Witnesses::default(); equations.list.len()],
             algebra_witnesses: Vec::new(),
             algebra_look: 0,
+            equation_look: [0; 4],
+            overlap: vec![(0, 0); houses.len() * 16],
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -170,6 +178,8 @@ impl Context {
             witnesses,
             algebra_witnesses,
             algebra_look,
+            equation_look,
+            overlap,
         } = other;
         self.peers.clone_from(peers);
         self.cage_sets.clone_from(cage_sets);
@@ -182,6 +192,8 @@ impl Context {
         self.witnesses.clone_from(witnesses);
         self.algebra_witnesses.clone_from(algebra_witnesses);
         self.algebra_look = *algebra_look;
+        self.equation_look = *equation_look;
+        self.overlap.clone_from(overlap);
     }
 
     /// Derive the sum-algebra equations (once, with those of several houses first).

@@ -48,15 +48,17 @@ pub fn cage_pointing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
             }
             let mut step = Step::new(Technique::MustContain);
             step.eliminations = targets.iter().map(|&x| (x, d)).collect();
-            step.cells = spots;
-            step.cages.push(k);
-            step.reason = format!(
-                "every combination of {} holds a {}, and its {} can only be in {}",
-                v.name(board),
-                d.get(),
-                d.get(),
-                crate::grader::text::cells_text(board.geometry(), &step.cells)
-            );
+            if board.explaining() {
+                step.cells = spots;
+                step.cages.push(k);
+                step.reason = format!(
+                    "every combination of {} holds a {}, and its {} can only be in {}",
+                    v.name(board),
+                    d.get(),
+                    d.get(),
+                    crate::grader::text::cells_text(board.geometry(), &step.cells)
+                );
+            }
             out.push(step);
         }
         if out.len() == before {
@@ -98,8 +100,15 @@ pub fn cage_house_overlap(ctx: &mut Context, board: &Board, out: &mut Vec<Step>)
             if mixed & (1 << i) != 0 {
                 continue;
             }
-            if let Some(step) = overlap_step(board, house, Digit::new(i as u8 + 1), k) {
-                out.push(step);
+            // The cage yielded nothing for this digit here and has not changed since.
+            let slot = h * 16 + i;
+            let (at, was) = ctx.overlap[slot];
+            if at != 0 && was as usize == k && !board.cage_changed_since(k, at) {
+                continue;
+            }
+            match overlap_step(board, house, Digit::new(i as u8 + 1), k) {
+                Some(step) => out.push(step),
+                None => ctx.overlap[slot] = (board.clock(), k as u32),
             }
         }
         if out.len() == before {
@@ -129,6 +138,9 @@ fn overlap_step(board: &Board, house: House, d: Digit, k: usize) -> Option<Step>
     }
     if step.eliminations.is_empty() {
         return None;
+    }
+    if !board.explaining() {
+        return Some(step);
     }
     let dead: Vec<String> = live
         .iter()

@@ -413,12 +413,14 @@ fn killer_subset_in(
                     set_text(DigitSet::from_bits(d))
                 );
             }
-            step.houses.push(house);
-            step.cages = hit.iter().filter_map(|&i| units[i].cage).collect();
-            step.cells = hit
-                .iter()
-                .flat_map(|&i| units[i].cells.iter().copied())
-                .collect();
+            if board.explaining() {
+                step.houses.push(house);
+                step.cages = hit.iter().filter_map(|&i| units[i].cage).collect();
+                step.cells = hit
+                    .iter()
+                    .flat_map(|&i| units[i].cells.iter().copied())
+                    .collect();
+            }
             out.push(step);
         }
     }

@@ -14,10 +14,13 @@ fn houses_boxes_first(n: usize) -> impl Iterator<Item = House> {
     (2 * n..3 * n).chain(0..2 * n).map(|h| House::new(h as u8))
 }
 
-fn placement(technique: Technique, cell: Cell, digit: Digit) -> Step {
+/// (The cells, cages and houses a step rests on are only for explaining: grading skips them.)
+fn placement(board: &Board, technique: Technique, cell: Cell, digit: Digit) -> Step {
     let mut step = Step::new(technique);
     step.placements.push((cell, digit));
-    step.cells.push(cell);
+    if board.explaining() {
+        step.cells.push(cell);
+    }
     step
 }
 
@@ -27,6 +30,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
     let n = board.size();
     let mut done = CellSet::EMPTY;
     for house in houses_boxes_first(n) {
+        if board.house_open(house) != 1 {
+            continue;
+        }
         let mut empty = board
             .house_cells(house)
             .iter()
@@ -43,9 +49,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
             continue;
         }
         done.insert(cell);
-        let mut step = placement(Technique::FullHouse, cell, digit);
-        step.houses.push(house);
+        let mut step = placement(board, Technique::FullHouse, cell, digit);
         if board.explaining() {
+            step.houses.push(house);
             step.reason = format!(
                 "{} is the last empty cell of {}",
                 board.cell_name(cell),
@@ -59,6 +65,9 @@ pub fn full_house(board: &Board, out: &mut Vec<Step>) {
 /// The last empty cell of a cage takes the cage sum minus the digits already in it.
 pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
     for (k, cage) in board.cages().iter().enumerate() {
+        if board.cage_open(k) != 1 {
+            continue;
+        }
         let mut empty = cage.cells.iter().copied().filter(|&c| board.is_empty(c));
         let (Some(cell), None) = (empty.next(), empty.next()) else {
             continue;
@@ -76,9 +85,9 @@ pub fn cage_single(board: &Board, out: &mut Vec<Step>) {
         if !board.candidates(cell).contains(digit) {
             continue;
         }
-        let mut step = placement(Technique::CageSingle, cell, digit);
-        step.cages.push(k);
+        let mut step = placement(board, Technique::CageSingle, cell, digit);
         if board.explaining() {
+            step.cages.push(k);
             step.reason = match cage.cells.len() {
                 1 => format!("{} is a one-cell cage", board.cell_name(cell)),
                 _ => format!(
@@ -138,9 +147,9 @@ pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, memo: Option<&mut 
             }
             done.insert(cell);
             let digit = Digit::new(i as u8 + 1);
-            let mut step = placement(Technique::HiddenSingle, cell, digit);
-            step.houses.push(house);
+            let mut step = placement(board, Technique::HiddenSingle, cell, digit);
             if board.explaining() {
+                step.houses.push(house);
                 step.reason = format!(
                     "{} is the only place for {} in {}",
                     board.cell_name(cell),
@@ -155,13 +164,11 @@ pub fn hidden_single_memo(board: &Board, out: &mut Vec<Step>, memo: Option<&mut 
 
 /// A cell with one candidate left takes it.
 pub fn naked_single(board: &Board, out: &mut Vec<Step>) {
-    for cell in board.empty_cells() {
-        let cands = board.candidates(cell);
-        if cands.len() != 1 {
+    for cell in board.singles().iter() {
+        let Some(digit) = board.candidates(cell).first() else {
             continue;
-        }
-        let Some(digit) = cands.first() else { continue };
-        let mut step = placement(Technique::NakedSingle, cell, digit);
+        };
+        let mut step = placement(board, Technique::NakedSingle, cell, digit);
         if board.explaining() {
             step.reason = format!(
                 "{} has no candidate left but {}",

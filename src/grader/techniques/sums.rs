@@ -110,6 +110,8 @@ pub(crate) struct Equations {
     regions: Vec<Region>,
     /// Indices into `list` per technique, in `list` order (see `slot`).
     by_technique: [Vec<u32>; 4],
+    /// The cells of each `list` equation, as a set.
+    sets: Vec<CellSet>,
     /// Are the equations of several houses in `list`?
     multi: bool,
     /// Sum algebra: sums and differences of two equations (or of an equation and a cage) that
@@ -195,6 +197,7 @@ impl Equations {
             list,
             regions,
             by_technique: Default::default(),
+            sets: Vec::new(),
             multi: puzzle.cages().is_empty(),
             algebra: Vec::new(),
             algebra_cells: Vec::new(),
@@ -355,6 +358,11 @@ impl Equations {
         for list in &mut self.by_technique {
             list.clear();
         }
+        self.sets = self
+            .list
+            .iter()
+            .map(|e| e.terms().iter().map(|t| t.0).collect())
+            .collect();
         for (i, e) in self.list.iter().enumerate() {
             let slots: &[usize] = match (e.houses, e.kind) {
                 (1, Kind::Innies | Kind::Outies) => &[0, 1],
@@ -418,15 +426,18 @@ impl Hasher for Fx {
     }
 }
 
-/// Regions: single houses, runs of 2..4 adjacent rows and columns, and pairs of regions that
-/// share an edge, each with its houses.
-fn regions(puzzle: &Puzzle, house_sets: &[CellSet]) -> Vec<(CellSet, Vec<House>)> {
+/// Regions: single houses, then (with `multi`) runs of 2..4 adjacent rows and columns, and
+/// pairs of regions that share an edge, each with its houses.
+fn regions(puzzle: &Puzzle, house_sets: &[CellSet], multi: bool) -> Vec<(CellSet, Vec<House>)> {
     let g = puzzle.geometry();
     let n = g.size();
     let set = |h: usize| -> CellSet { house_sets[h] };
     let mut out: Vec<(CellSet, Vec<House>)> = (0..3 * n)
         .map(|h| (set(h), vec![House::new(h as u8)]))
         .collect();
+    if !multi {
+        return out;
+    }
     for len in 2..=4.min(n.saturating_sub(1)) {
         for dir in 0..2 {
             for start in 0..=n - len {
@@ -469,20 +480,18 @@ pub(crate) fn derive_equations(
     }
     let n = puzzle.size() as i32;
     let house_total = n * (n + 1) / 2;
-    let mut seen: HashSet<Key, BuildHasherDefault<Fx>> = cage_sets
-        .iter()
-        .zip(puzzle.cages())
-        .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32))
-        .collect();
-    seen.reserve(1024);
+    let mut seen: HashSet<Key, BuildHasherDefault<Fx>> =
+        HashSet::with_capacity_and_hasher(cage_sets.len() + 1024, Default::default());
+    seen.extend(
+        cage_sets
+            .iter()
+            .zip(puzzle.cages())
+            .map(|(s, k)| (*s, CellSet::EMPTY, k.sum as i32)),
+    );
     let mut out = Vec::with_capacity(512);
     let mut region_list = Vec::new();
     let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(TERM_ROOM);
-    let mut all_regions = regions(puzzle, house_sets);
-    if !multi {
-        all_regions.retain(|r| r.1.len() == 1);
-    }
-    for (region, houses) in all_regions {
+    for (region, houses) in regions(puzzle, house_sets, multi) {
         let mut inside = Vec::new();
         let mut partial = Vec::new();
         for (k, s) in cage_sets.iter().enumerate() {
@@ -668,40 +677,6 @@ impl Clone for Witnesses {
     }
 }
 
-impl Witnesses {
-    /// Do the assignments still valid give every candidate of the `unknown` empty cells?
-    fn vouch(&self, board: &Board, unknown: usize) -> bool {
-        if self.values.is_empty() {
-            return false;
-        }
-        let mut open = 0;
-        for c in self.cells.iter().flatten() {
-            open += usize::from(board.is_empty(*c));
-        }
-        if open != unknown {
-            return false;
-        }
-        let mut cover = [0u16; MAX_UNKNOWN];
-        'assignments: for values in &self.values {
-            for (k, c) in self.cells.iter().enumerate() {
-                let Some(c) = *c else { break };
-                if !still_holds(board, c, values[k]) {
-                    continue 'assignments;
-                }
-            }
-            for (k, &v) in values.iter().enumerate() {
-                if v != 0 {
-                    cover[k] |= 1 << (v - 1);
-                }
-            }
-        }
-        self.cells.iter().enumerate().all(|(k, c)| match c {
-            Some(c) if board.is_empty(*c) => board.candidates(*c).bits() & !cover[k] == 0,
-            _ => true,
-        })
-    }
-}
-
 /// Does a witness's digit `v` for cell `c` still hold: placed there, or still a candidate?
 fn still_holds(board: &Board, c: Cell, v: u8) -> bool {
     match board.placed(c) {
@@ -712,7 +687,12 @@ fn still_holds(board: &Board, c: Cell, v: u8) -> bool {
 
 /// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes);
 /// the assignments found go to `seen`.
-fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutions> {
+fn evaluate(
+    board: &Board,
+    peers: &[CellSet],
+    e: &Equation,
+    seen: &mut Witnesses,
+) -> Option<Solutions> {
     let mut total = e.total;
     let mut cells = [Cell::new(0); MAX_UNKNOWN];
     let mut coefs = [0i32; MAX_UNKNOWN];
@@ -734,33 +714,9 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
         return None;
     }
     let mut cands = [0u16; MAX_UNKNOWN];
-    let mut sees = [0u16; MAX_UNKNOWN];
-    for i in 0..u {
-        cands[i] = board.candidates(cells[i]).bits();
-        for j in 0..u {
-            if board.sees(cells[i], cells[j]) {
-                sees[i] |= 1 << j;
-            }
-        }
+    for (c, &cell) in cands.iter_mut().zip(&cells[..u]) {
+        *c = board.candidates(cell).bits();
     }
-    // Each candidate of each cell is tested by a search for one assignment that gives it (the
-    // assignment found also vouches for the digits it gives the other cells), instead of
-    // listing every assignment: far fewer nodes when most candidates survive. The search takes
-    // the cell under test first, then the others fewest candidates first.
-    let mut by_size = [0usize; MAX_UNKNOWN];
-    for (i, slot) in by_size[..u].iter_mut().enumerate() {
-        *slot = i;
-    }
-    by_size[..u].sort_by_key(|&i| (cands[i].count_ones(), i));
-    let mut search = Search {
-        cands: [0; MAX_UNKNOWN],
-        sees: [0; MAX_UNKNOWN],
-        coefs: [0; MAX_UNKNOWN],
-        len: u,
-        suffix: [(0, 0); MAX_UNKNOWN + 1],
-        values: [0; MAX_UNKNOWN],
-        nodes: 0,
-    };
     // The last evaluation's assignments that still hold, renumbered to today's cells: they stay
     // as witnesses, and when the search cannot run out of nodes (so it would find every digit
     // they give anyway) their digits need no search of their own.
@@ -797,6 +753,40 @@ fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutio
             seed[k] |= 1 << (v - 1);
         }
     }
+    if (0..u).all(|k| cands[k] & !seed[k] == 0) {
+        // Assignments that still hold give every candidate: the search would remove nothing
+        // (nor would a run out of nodes), and the witnesses stay as they are.
+        return None;
+    }
+    // Which cells see which (a house or a cage in common), as bit masks over the cells.
+    let mut sees = [0u16; MAX_UNKNOWN];
+    for (i, &a) in cells[..u].iter().enumerate() {
+        let cage = board.cage_of(a);
+        for (j, &b) in cells[..u].iter().enumerate() {
+            let same_cage = cage.is_some() && cage == board.cage_of(b);
+            if j != i && (peers[a.as_index()].contains(b) || same_cage) {
+                sees[i] |= 1 << j;
+            }
+        }
+    }
+    // Each candidate of each cell is tested by a search for one assignment that gives it (the
+    // assignment found also vouches for the digits it gives the other cells), instead of
+    // listing every assignment: far fewer nodes when most candidates survive. The search takes
+    // the cell under test first, then the others fewest candidates first.
+    let mut by_size = [0usize; MAX_UNKNOWN];
+    for (i, slot) in by_size[..u].iter_mut().enumerate() {
+        *slot = i;
+    }
+    by_size[..u].sort_by_key(|&i| (cands[i].count_ones(), i));
+    let mut search = Search {
+        cands: [0; MAX_UNKNOWN],
+        sees: [0; MAX_UNKNOWN],
+        coefs: [0; MAX_UNKNOWN],
+        len: u,
+        suffix: [(0, 0); MAX_UNKNOWN + 1],
+        values: [0; MAX_UNKNOWN],
+        nodes: 0,
+    };
     seen.values.clear();
     seen.values.extend_from_slice(&carried[..ncarried]);
     seen.cells = [None; MAX_UNKNOWN];
@@ -1023,8 +1013,17 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         ctx.add_multi_equations(board.puzzle());
     }
     let eqs = Arc::clone(&ctx.equations);
+    // An equation none of whose cells changed since this technique's last look ends as it did
+    // then (skipped, or found nothing: a step it found was applied and changed its cells), and
+    // its memo with it (a look that finds nothing there again remembers nothing new).
+    let last = ctx.equation_look[slot];
+    ctx.equation_look[slot] = board.clock();
+    let changed = board.changed_cells(last);
     for &i in &eqs.by_technique[slot] {
         let i = i as usize;
+        if !eqs.sets[i].intersects(&changed) {
+            continue;
+        }
         let e = &eqs.list[i];
         if ctx.unchanged(board, Memo::Equation, i, e.terms().iter().map(|t| t.0)) {
             continue;
@@ -1033,11 +1032,7 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
-        if ctx.witnesses[i].vouch(board, unknown) {
-            ctx.remember(board, Memo::Equation, i);
-            continue;
-        }
-        let found = evaluate(board, e, &mut ctx.witnesses[i]);
+        let found = evaluate(board, &ctx.peers, e, &mut ctx.witnesses[i]);
         match found.and_then(|s| step_of(board, &eqs, e, s, technique)) {
             Some(step) => out.push(step),
             None => ctx.remember(board, Memo::Equation, i),
@@ -1065,7 +1060,9 @@ fn conclusions(board: &Board, s: &Solutions, technique: Technique) -> Option<Ste
     if !step.is_progress() {
         return None;
     }
-    step.cells = s.cells[..s.len].to_vec();
+    if board.explaining() {
+        step.cells = s.cells[..s.len].to_vec();
+    }
     Some(step)
 }
 
@@ -1103,8 +1100,10 @@ fn step_of(
             Kind::Algebra => String::new(),
         };
     }
-    step.cages = e.cages(&eqs.regions);
-    step.houses = houses.to_vec();
+    if board.explaining() {
+        step.cages = e.cages(&eqs.regions);
+        step.houses = houses.to_vec();
+    }
     Some(step)
 }
 
@@ -1181,11 +1180,7 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     // or found nothing: a step it found was applied and changed its cells).
     let last = ctx.algebra_look;
     ctx.algebra_look = board.clock();
-    let changed: CellSet = board
-        .geometry()
-        .cells()
-        .filter(|&c| last == 0 || board.changed_since(c, last))
-        .collect();
+    let changed = board.changed_cells(last);
     for (i, e) in eqs.algebra.iter().enumerate() {
         if !eqs.algebra_cells[i].intersects(&changed) {
             continue;
@@ -1197,11 +1192,7 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         if ctx.unchanged(board, Memo::Algebra, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
-        if ctx.algebra_witnesses[i].vouch(board, unknown) {
-            ctx.remember(board, Memo::Algebra, i);
-            continue;
-        }
-        let found = evaluate(board, e, &mut ctx.algebra_witnesses[i]);
+        let found = evaluate(board, &ctx.peers, e, &mut ctx.algebra_witnesses[i]);
         let Some(mut step) = found.and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
         else {
             ctx.remember(board, Memo::Algebra, i);
@@ -1220,8 +1211,10 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
                 equation_text(board, e)
             );
         }
-        source_places(&eqs, a, &mut step);
-        source_places(&eqs, b, &mut step);
+        if board.explaining() {
+            source_places(&eqs, a, &mut step);
+            source_places(&eqs, b, &mut step);
+        }
         out.push(step);
     }
 }

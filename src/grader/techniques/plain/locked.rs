@@ -25,7 +25,6 @@ pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> O
     let count = board.geometry().house_count();
     for pointing in [true, false] {
         for digit in digits(board) {
-            let plane = &planes[digit.as_index()];
             for a in houses(board) {
                 let a_is_region = house_kind(board, a) == HouseKind::Region;
                 if a_is_region != pointing {
@@ -35,6 +34,7 @@ pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> O
                 if memo.skip(board, slot, a) {
                     continue;
                 }
+                let plane = &planes[digit.as_index()];
                 if let Some(step) = locked_in(board, pointing, digit, plane, a) {
                     memo.found(slot);
                     return Some(step);
@@ -79,16 +79,18 @@ fn locked_in(
         }
         let mut step = Step::new(Technique::LockedCandidates);
         step.eliminations = removed.iter().map(|c| (c, digit)).collect();
-        step.cells = places.iter().collect();
-        step.houses = vec![a, b];
-        step.reason = format!(
-            "{} ({}): the {}s of {} all lie in {}",
-            if pointing { "Pointing" } else { "Claiming" },
-            "locked candidates",
-            digit.get(),
-            house_name(board, a),
-            house_name(board, b)
-        );
+        if board.explaining() {
+            step.cells = places.iter().collect();
+            step.houses = vec![a, b];
+            step.reason = format!(
+                "{} ({}): the {}s of {} all lie in {}",
+                if pointing { "Pointing" } else { "Claiming" },
+                "locked candidates",
+                digit.get(),
+                house_name(board, a),
+                house_name(board, b)
+            );
+        }
         return Some(step);
     }
     None

@@ -272,23 +272,22 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
             push(&mut links, a, b, LinkVia::House(h));
         }
     }
-    for k in 0..board.puzzle().cages().len() {
-        let cells = cage_places(board, k, digit);
-        if cells.len() == 2 && cage_must(board, k).contains(digit) {
-            push(&mut links, cells[0], cells[1], LinkVia::Cage(k));
+    for (k, cage) in board.puzzle().cages().iter().enumerate() {
+        // The cage's empty cells with the digit, counted without a list.
+        let (mut two, mut count) = ([Cell::new(0); 2], 0);
+        for &c in &cage.cells {
+            if is_open(board, c) && board.candidates(c).contains(digit) {
+                if count < 2 {
+                    two[count] = c;
+                }
+                count += 1;
+            }
+        }
+        if count == 2 && cage_must(board, k).contains(digit) {
+            push(&mut links, two[0], two[1], LinkVia::Cage(k));
         }
     }
     links
-}
-
-/// Empty cells of a cage with candidate `digit`.
-pub(crate) fn cage_places(board: &Board, cage: usize, digit: Digit) -> Vec<Cell> {
-    board.puzzle().cages()[cage]
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| is_open(board, c) && board.candidates(c).contains(digit))
-        .collect()
 }
 
 /// A step of `technique` removing `digit` from `cells`, with its reason and the cells it rests on.
@@ -324,28 +323,19 @@ pub(crate) fn seeing_all(
 }
 
 /// Empty cells holding each digit (index `digit - 1`): `house_set ∩ plane` is a house's places.
-pub(crate) fn planes(board: &Board) -> Vec<CellSet> {
-    let mut planes = vec![CellSet::EMPTY; board.size()];
-    for c in open_cells(board) {
-        for d in board.candidates(c).iter() {
-            planes[d.as_index()].insert(c);
-        }
-    }
-    planes
+pub(crate) fn planes<'b>(board: &'b Board<'_>) -> &'b [CellSet] {
+    board.planes()
 }
 
 /// Empty cells holding any digit of `set`.
 pub(crate) fn digit_cells_any(board: &Board, set: DigitSet) -> CellSet {
-    open_cells(board)
-        .filter(|&c| !board.candidates(c).intersection(set).is_empty())
-        .collect()
+    set.iter()
+        .fold(CellSet::EMPTY, |acc, d| acc.union(board.plane(d)))
 }
 
 /// Empty cells with candidate `digit`.
 pub(crate) fn digit_cells(board: &Board, digit: Digit) -> CellSet {
-    open_cells(board)
-        .filter(|&c| board.candidates(c).contains(digit))
-        .collect()
+    *board.plane(digit)
 }
 
 /// "the 15(3) cage at r1c1".
