@@ -111,8 +111,9 @@ pub fn next_chunk_size(last: u64, last_wall: Duration, threads: u64, max: u64) -
 }
 
 /// Run (or continue) `plan` into `store`, reporting each generated item and each committed chunk
-/// to `on_event` (from several threads). Setting `stop` ends the run early: the item in hand is
-/// abandoned, committed chunks stay, and the same plan run again continues after them.
+/// to `on_event` (from several threads). Setting `stop` ends the run early: the items in hand are
+/// finished, what was made without a gap is committed, and the same plan run again continues
+/// after it.
 pub fn run(
     store: &mut Store,
     plan: &Plan,
@@ -155,12 +156,16 @@ pub fn run(
             let mut size = threads.min(max).max(1);
             let mut first = state.next_pos;
             let mut since = Instant::now();
+            let mut stopped = false;
             while first < total {
-                let Some(rows) = feed.take(size) else {
-                    return Ok(true);
-                };
-                if stop.load(Ordering::Relaxed) {
-                    return Ok(true);
+                // Once the workers have stopped (Ctrl-C), what they made without a gap is still
+                // committed: chunk boundaries never change the output.
+                let rows = feed.take(size).unwrap_or_else(|| {
+                    stopped = true;
+                    feed.take_ready()
+                });
+                if rows.is_empty() {
+                    break;
                 }
                 let end = first + rows.len() as u64;
                 // A chunk's wall time is one cycle: from the previous commit's start to its own.
@@ -181,11 +186,8 @@ pub fn run(
                 // same run has committed, whichever is further.
                 first = progress.done;
                 feed.skip_to(first);
-                if stop.load(Ordering::Relaxed) && first < total {
-                    return Ok(true);
-                }
             }
-            Ok(false)
+            Ok(stopped || (stop.load(Ordering::Relaxed) && first < total))
         },
     )?;
     Ok(RunSummary {

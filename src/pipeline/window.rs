@@ -99,15 +99,7 @@ impl<R> Feed<'_, R> {
         self.gate.update(|g| g.limit = g.limit.max(end));
         while self.ready < n {
             let (pos, result) = self.results.recv().ok()?;
-            let Some(i) = pos.checked_sub(self.first) else {
-                continue; // skipped over (see `skip_to`)
-            };
-            let i = i as usize;
-            if self.pending.len() <= i {
-                self.pending.resize_with(i + 1, || None);
-            }
-            self.pending[i] = Some(result);
-            self.count_ready();
+            self.put(pos, result);
         }
         let out = self.pending.drain(..n).flatten().collect();
         self.ready -= n;
@@ -119,6 +111,31 @@ impl<R> Feed<'_, R> {
         while self.pending.get(self.ready).is_some_and(Option::is_some) {
             self.ready += 1;
         }
+    }
+
+    /// The results in hand from the next position on, as far as they run without a gap (what
+    /// `take` could not complete once the workers stopped).
+    pub(super) fn take_ready(&mut self) -> Vec<R> {
+        while let Ok((pos, result)) = self.results.try_recv() {
+            self.put(pos, result);
+        }
+        let n = self.ready;
+        let out = self.pending.drain(..n).flatten().collect();
+        self.ready = 0;
+        self.advance(n as u64);
+        out
+    }
+
+    fn put(&mut self, pos: u64, result: R) {
+        let Some(i) = pos.checked_sub(self.first) else {
+            return; // skipped over (see `skip_to`)
+        };
+        let i = i as usize;
+        if self.pending.len() <= i {
+            self.pending.resize_with(i + 1, || None);
+        }
+        self.pending[i] = Some(result);
+        self.count_ready();
     }
 
     /// Continue at `pos` (ahead of the next position): the results before it are dropped.
@@ -271,10 +288,15 @@ mod tests {
         };
         let got = in_order(&pool(2), (0, 1_000_000), 64, &stop, work, |feed| {
             let first = feed.take(10);
-            (first, feed.take(1_000_000))
+            let rest = feed.take(1_000_000);
+            (first, (rest, feed.take_ready()))
         });
         assert_eq!(got.0, Some((0..10).collect::<Vec<_>>()));
-        assert_eq!(got.1, None);
+        let (rest, ready) = got.1;
+        assert_eq!(rest, None);
+        // What was made before the stop, from 10 on without a gap, is still handed over.
+        assert!(ready.len() >= 11, "{ready:?}");
+        assert!(ready.iter().copied().eq(10..10 + ready.len() as u64));
         assert!(done.load(Ordering::SeqCst) < 100);
     }
 

@@ -554,6 +554,19 @@ fn an_interrupted_run_says_how_to_continue() {
         err.contains("stopped at item") && err.contains("run the same command again"),
         "{err}"
     );
+    // The item it names is where the committed chunks end: what was made before the stop
+    // without a gap is committed.
+    let named: i64 = err
+        .split("stopped at item ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(-1);
+    let end: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT max(end_pos) FROM chunks", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(named, end, "{err}");
     assert_eq!(sp(d, &["verify", "--db", "i.db"]).status.code(), Some(0));
 }
 
