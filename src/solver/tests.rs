@@ -110,6 +110,21 @@ fn small_case(which: usize, seed: u64, cover: f64, given: f64) -> (Puzzle, Grid)
     (puzzle, solution)
 }
 
+/// A random killer on geometry `which` of 6x6, 9x9, 12x12 and 16x16 (cages over 90% of the
+/// cells, no givens), with its planted solution and its derived linear sums.
+fn derived_sums(which: usize, seed: u64) -> (Grid, super::linear::LinearSet) {
+    let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let solution = random_solution(&geometry, &mut rng);
+    let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
+    let layout = Layout::new(&geometry);
+    let mut cages = CageSet::default();
+    cages.load(&puzzle, &layout);
+    let mut set = super::linear::LinearSet::default();
+    set.derive(&layout, &cages.cages, &cages.cells, &[]);
+    (solution, set)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -128,15 +143,7 @@ proptest! {
     fn no_linear_sum_is_kept_beside_its_negation(seed in any::<u64>(), which in 0usize..4) {
         // A sum and its negation are one equation: the set keeps one of them (both when one is
         // all positive, as it may be cage-like), and weighs it 2 for the conflict seeds.
-        let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let solution = random_solution(&geometry, &mut rng);
-        let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
-        let layout = Layout::new(&geometry);
-        let mut cages = CageSet::default();
-        cages.load(&puzzle, &layout);
-        let mut set = super::linear::LinearSet::default();
-        set.derive(&layout, &cages.cages, &cages.cells, &[]);
+        let (_, set) = derived_sums(which, seed);
         let key = |sum: &super::linear::Linear| {
             let mut cells: Vec<(u8, bool)> = set.terms[sum.start as usize..][..sum.len as usize]
                 .iter()
@@ -161,15 +168,7 @@ proptest! {
     #[test]
     fn linear_sums_hold_on_the_planted_grid(seed in any::<u64>(), which in 0usize..4) {
         // Every derived sum is an identity of the puzzle: the planted solution satisfies it.
-        let geometry = [6, 9, 12, 16].map(|n| Geometry::standard(n).unwrap())[which].clone();
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let solution = random_solution(&geometry, &mut rng);
-        let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
-        let layout = Layout::new(&geometry);
-        let mut cages = CageSet::default();
-        cages.load(&puzzle, &layout);
-        let mut set = super::linear::LinearSet::default();
-        set.derive(&layout, &cages.cages, &cages.cells, &[]);
+        let (solution, set) = derived_sums(which, seed);
         let digit = |c: u8| solution.values()[c as usize] as i64;
         for sum in &set.sums {
             let terms = &set.terms[sum.start as usize..][..sum.len as usize];

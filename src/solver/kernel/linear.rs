@@ -369,6 +369,8 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::triple_support;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
 
     /// `triple_support` the slow way: every digit of every cell tried.
     fn brute(xs: [u16; 3], distinct: [bool; 3], rest: i32, n: i32) -> [u16; 3] {
@@ -395,13 +397,8 @@ mod tests {
 
     #[test]
     fn triple_support_matches_brute_force() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Pcg64::seed_from_u64(0x2545_f491_4f6c_dd1du64);
+        let mut next = || rng.random::<u64>();
         for _ in 0..20_000 {
             let n = [4, 6, 9, 12, 16][(next() % 5) as usize];
             let all = ((1u32 << n) - 1) as u16;

@@ -716,6 +716,8 @@ fn augment(
 mod tests {
     use super::{exact_support, matchings, Lanes};
     use crate::solver::combos::Combos;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
 
     /// Every assignment of distinct digits to cells with candidates `xs` (1..=9) adding up to
     /// `s`, the slow way: the digits each cell takes in one, and those all of them use.
@@ -756,13 +758,8 @@ mod tests {
     #[test]
     fn exact_support_matches_brute_force() {
         let combos = Combos::of(9);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Pcg64::seed_from_u64(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = || rng.random::<u64>();
         for _ in 0..3000 {
             let k = 1 + (next() % 6) as usize;
             let mut xs = [0u16; 16];
@@ -807,13 +804,8 @@ mod tests {
 
     #[test]
     fn lanes_tell_whether_every_cell_meets_a_digit_set() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Pcg64::seed_from_u64(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = || rng.random::<u64>();
         for _ in 0..20_000 {
             let k = 1 + (next() % 16) as usize;
             // Sparse sets (a few of 16 digits), so that some cells miss `m`.
