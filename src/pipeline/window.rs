@@ -160,8 +160,7 @@ impl<R> Feed<'_, R> {
 /// Run `work` on positions `from..total` on every thread of `pool`, handing the results to
 /// `consume` (on the calling thread) through a `Feed`. Workers run at most `window` positions
 /// ahead of the first result `consume` has not taken (or to the end of the batch it is taking),
-/// and take no new position once `stop` is
-/// set or `consume` has returned.
+/// and take no new position once `stop` is set or `consume` has returned.
 pub(super) fn in_order<R: Send, T>(
     pool: &rayon::ThreadPool,
     (from, total): (u64, u64),
