@@ -186,7 +186,7 @@ impl Search<'_> {
             .linear_set
             .expect("linear sums are enforced only when derived");
         if let Some(info) = sum.cage {
-            return self.cage_over(st, set.cells_in(info), info.sum, &[], true);
+            return self.cage_over(st, set.cells_in(info), info.sum);
         }
         let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
         let small_grid = self.layout.n <= SMALL_BITS;

@@ -35,6 +35,20 @@ const QUEUE: usize = 512;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExactCache(Vec<sums::ExactEntry>);
 
+impl ExactCache {
+    /// The entries, for a search to fill (allocated on first use); `keep` takes them back.
+    fn lend(&mut self) -> Vec<sums::ExactEntry> {
+        if self.0.is_empty() {
+            self.0 = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+        }
+        std::mem::take(&mut self.0)
+    }
+
+    fn keep(&mut self, entries: Vec<sums::ExactEntry>) {
+        self.0 = entries;
+    }
+}
+
 /// A dead end: some cell, house or cage has no possible digit left (for both kernels).
 #[derive(Debug)]
 pub(crate) struct Contradiction;
@@ -139,10 +153,7 @@ impl<'a> Search<'a> {
     ) -> (SolveStats, bool) {
         let mut search = Search::new(layout, cages, linear_set, limit, max_nodes, solutions);
         if search.exact {
-            if cache.0.is_empty() {
-                cache.0 = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
-            }
-            std::mem::swap(&mut search.xcache, &mut cache.0);
+            search.xcache = cache.lend();
         }
         if let Ok(mut st) = search.start(givens) {
             if limit > 0 && search.propagate(&mut st).is_ok() {
@@ -150,7 +161,7 @@ impl<'a> Search<'a> {
             }
         }
         if search.exact {
-            std::mem::swap(&mut search.xcache, &mut cache.0);
+            cache.keep(std::mem::take(&mut search.xcache));
         }
         search.quota.finish()
     }
@@ -265,7 +276,7 @@ impl<'a> Search<'a> {
     ) -> Option<Vec<u16>> {
         let mut search = Search::new(layout, cages, linear_set, 1, u64::MAX, solutions);
         if search.exact {
-            search.xcache = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+            search.xcache = ExactCache::default().lend();
         }
         let mut st = search.start(givens).ok()?;
         search.propagate(&mut st).ok()?;

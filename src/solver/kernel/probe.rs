@@ -9,10 +9,10 @@
 //! loaded machine, same session), nodes (probes counted) and CPU seconds in all, worst puzzle:
 //! without probing 5.46M, 24.4 s, worst 3.1 s; probing on entering each node (before the pacing
 //! below) 4.80M, 21.5 s, worst 2.2 s; probing again after each refutation of the node 5.26M,
-//! 21.7 s, worst 2.9 s; that without the conflict credit 5.43M, 22.6 s, worst 3.1 s. Dropped (probes not yet
-//! counted as nodes, so CPU only): probing only to depth 0-1 (no change), 4 (28.7 s), 8 or 12
-//! (27-31 s), repeating the pass until nothing changes, narrowing each cell to the union of the
-//! two trials' candidates (more CPU for a few nodes fewer).
+//! 21.7 s, worst 2.9 s; that without the conflict credit 5.43M, 22.6 s, worst 3.1 s. Dropped
+//! (probes not yet counted as nodes, so CPU only): probing only to depth 0-1 (no change), 4
+//! (28.7 s), 8 or 12 (27-31 s), repeating the pass until nothing changes, narrowing each cell to
+//! the union of the two trials' candidates (more CPU for a few nodes fewer).
 //!
 //! Probing on every node made the easier hard killers much slower (mathemagic-5 70k -> 408k
 //! nodes), so a pass is now paced (`Pace`): none while the trials made exceed `SHARE` per node

@@ -37,7 +37,7 @@ impl Search<'_> {
     /// Restrict the open cells of a derived cage to the digits of the combinations still possible.
     pub(super) fn cage(&mut self, st: &mut State, info: CageInfo) -> Step {
         let cages = self.cages;
-        self.cage_over(st, cages.cells_in(info), info.sum, &[], true)
+        self.cage_over(st, cages.cells_in(info), info.sum)
     }
 
     /// As `cage`, for real cage `i`: in a hard search (the linear sums in use), with the rest of
@@ -63,21 +63,15 @@ impl Search<'_> {
         Ok(open > EXACT_CELLS)
     }
 
-    /// Restrict the open cells of `cells` (distinct digits adding up to `sum`) to the digits of
-    /// the combinations still possible; `rest` is the rest of a house holding `cells` (or empty),
-    /// where the digits a combination leaves out must still fit.
-    pub(super) fn cage_over(
-        &mut self,
-        st: &mut State,
-        cells: &[u8],
-        sum: u16,
-        rest: &[u8],
-        exact: bool,
-    ) -> Step {
-        self.cage_open(st, cells, sum, rest, exact).map(|_| ())
+    /// Restrict the open cells of `cells` (distinct digits adding up to `sum`, no house beside
+    /// them) to the digits of the combinations still possible, exactly in a hard search.
+    pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
+        self.cage_open(st, cells, sum, &[], true).map(|_| ())
     }
 
-    /// As `cage_over`, returning how many of the cells were open.
+    /// As `cage_over`, returning how many of the cells were open; `rest` is the rest of a house
+    /// holding `cells` (or empty), where the digits a combination leaves out must still fit, and
+    /// the exact rule is asked for with `exact`.
     #[inline(always)]
     fn cage_open(
         &mut self,
@@ -213,7 +207,7 @@ impl Search<'_> {
         let combos = self.layout.combos.get(open.len(), s);
         if exact {
             for &m in combos {
-                if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
+                if !fits(m, union, must, xs) {
                     continue;
                 }
                 if !matchings(xs, m, &mut support) {
@@ -294,7 +288,7 @@ impl Search<'_> {
         let mut combos = [0u16; 16];
         let mut count = 0;
         for &m in self.layout.combos.get(k, s) {
-            if m & !union != 0 || must & !m != 0 || xs.iter().any(|&x| x & m == 0) {
+            if !fits(m, union, must, xs) {
                 continue;
             }
             combos[count] = pack(m);
@@ -356,6 +350,14 @@ impl Search<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether combination `m` lies within the open digits `union`, holds the digits `must` and
+/// gives every cell (candidates `xs`) one of its digits (`Lanes::filter` tests the same, for
+/// all cells at once).
+#[inline(always)]
+fn fits(m: u16, union: u16, must: u16, xs: &[u16]) -> bool {
+    m & !union == 0 && must & !m == 0 && xs.iter().all(|&x| x & m != 0)
 }
 
 /// The candidates of up to 16 cells in 16-bit lanes, four to a word (lanes past the cells hold
