@@ -180,11 +180,12 @@ impl<'p> Board<'p> {
     }
     /// Must these two different cells hold different digits (same row, column, region or cage)?
     pub fn sees(&self, a: Cell, b: Cell) -> bool {
-        let g = self.geometry();
+        let [ra, ca, ga] = self.cell_houses[a.as_index()];
+        let [rb, cb, gb] = self.cell_houses[b.as_index()];
         a != b
-            && (g.row(a) == g.row(b)
-                || g.col(a) == g.col(b)
-                || g.region(a) == g.region(b)
+            && (ra == rb
+                || ca == cb
+                || ga == gb
                 || (self.cage_of(a).is_some() && self.cage_of(a) == self.cage_of(b)))
     }
     /// `r<row>c<col>`, 1-based.

@@ -129,29 +129,17 @@ fn bench_counts_every_standard_set() {
 fn hardest_killers_match_their_solutions() {
     // The seven quickest of the hard set, 3k-160k nodes each (the rest take up to 3 s each;
     // scripts/bench_hard.sh times them).
-    let Some(data) = shared_data() else { return };
-    let path = data.join("killer/hard_killers.jsonl");
-    if !path.exists() {
-        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+    let Some(quick) = hard_killers(&[
+        "Wecoc #1",
+        "Wecoc #1 [mod A]",
+        "Wecoc #2",
+        "mathemagic-1",
+        "mathemagic-2",
+        "mathemagic-4",
+        "mathemagic-5",
+    ]) else {
         return;
-    }
-    let entries = entries(&path);
-    let quick: Vec<Entry> = entries
-        .into_iter()
-        .filter(|e| {
-            let quick = [
-                "Wecoc #1",
-                "Wecoc #1 [mod A]",
-                "Wecoc #2",
-                "mathemagic-1",
-                "mathemagic-2",
-                "mathemagic-4",
-                "mathemagic-5",
-            ];
-            quick.contains(&id_of(e).as_str())
-        })
-        .collect();
-    assert_eq!(quick.len(), 7);
+    };
     assert_unique_and_stored(&quick);
 }
 
@@ -159,17 +147,9 @@ fn hardest_killers_match_their_solutions() {
 fn a_solver_reused_on_hard_killers_finds_what_fresh_ones_find() {
     // The solver keeps the exact cage rule's results from one hard search to the next: a search
     // must find the same (solutions and nodes) whatever earlier searches left there.
-    let Some(data) = shared_data() else { return };
-    let path = data.join("killer/hard_killers.jsonl");
-    if !path.exists() {
-        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+    let Some(quick) = hard_killers(&["Wecoc #1", "Wecoc #2", "mathemagic-5"]) else {
         return;
-    }
-    let quick: Vec<Entry> = entries(&path)
-        .into_iter()
-        .filter(|e| ["Wecoc #1", "Wecoc #2", "mathemagic-5"].contains(&id_of(e).as_str()))
-        .collect();
-    assert_eq!(quick.len(), 3);
+    };
     let mut reused = Solver::new(quick[0].puzzle.geometry());
     for round in 0..2 {
         for entry in &quick {
@@ -178,6 +158,22 @@ fn a_solver_reused_on_hard_killers_finds_what_fresh_ones_find() {
             assert_eq!(again, fresh, "{} (round {round})", id_of(entry));
         }
     }
+}
+
+/// The puzzles of `killer/hard_killers.jsonl` with these ids (all of them must be there), or
+/// `None` (after saying so) when the shared data or the file is absent.
+fn hard_killers(ids: &[&str]) -> Option<Vec<Entry>> {
+    let path = shared_data()?.join("killer/hard_killers.jsonl");
+    if !path.exists() {
+        eprintln!("skipping: killer/hard_killers.jsonl is absent");
+        return None;
+    }
+    let found: Vec<Entry> = entries(&path)
+        .into_iter()
+        .filter(|e| ids.contains(&id_of(e).as_str()))
+        .collect();
+    assert_eq!(found.len(), ids.len(), "ids {ids:?}");
+    Some(found)
 }
 
 fn id_of(entry: &Entry) -> String {

@@ -687,12 +687,7 @@ fn still_holds(board: &Board, c: Cell, v: u8) -> bool {
 
 /// Enumerate the assignments of the equation's empty cells (`None` if too many cells or nodes);
 /// the assignments found go to `seen`.
-fn evaluate(
-    board: &Board,
-    peers: &[CellSet],
-    e: &Equation,
-    seen: &mut Witnesses,
-) -> Option<Solutions> {
+fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Option<Solutions> {
     let mut total = e.total;
     let mut cells = [Cell::new(0); MAX_UNKNOWN];
     let mut coefs = [0i32; MAX_UNKNOWN];
@@ -761,10 +756,8 @@ fn evaluate(
     // Which cells see which (a house or a cage in common), as bit masks over the cells.
     let mut sees = [0u16; MAX_UNKNOWN];
     for (i, &a) in cells[..u].iter().enumerate() {
-        let cage = board.cage_of(a);
         for (j, &b) in cells[..u].iter().enumerate() {
-            let same_cage = cage.is_some() && cage == board.cage_of(b);
-            if j != i && (peers[a.as_index()].contains(b) || same_cage) {
+            if board.sees(a, b) {
                 sees[i] |= 1 << j;
             }
         }
@@ -1016,9 +1009,7 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
     // An equation none of whose cells changed since this technique's last look ends as it did
     // then (skipped, or found nothing: a step it found was applied and changed its cells), and
     // its memo with it (a look that finds nothing there again remembers nothing new).
-    let last = ctx.equation_look[slot];
-    ctx.equation_look[slot] = board.clock();
-    let changed = board.changed_cells(last);
+    let changed = changes_since_look(board, &mut ctx.equation_look[slot]);
     for &i in &eqs.by_technique[slot] {
         let i = i as usize;
         if !eqs.sets[i].intersects(&changed) {
@@ -1032,7 +1023,7 @@ fn find(ctx: &mut Context, board: &Board, technique: Technique, out: &mut Vec<St
         if unknown == 0 || technique_of(e, unknown) != technique {
             continue;
         }
-        let found = evaluate(board, &ctx.peers, e, &mut ctx.witnesses[i]);
+        let found = evaluate(board, e, &mut ctx.witnesses[i]);
         match found.and_then(|s| step_of(board, &eqs, e, s, technique)) {
             Some(step) => out.push(step),
             None => ctx.remember(board, Memo::Equation, i),
@@ -1167,6 +1158,13 @@ fn source_places(eqs: &Equations, source: Source, step: &mut Step) {
     }
 }
 
+/// The cells changed since the board clock in `look` (every cell when it is 0), which becomes
+/// the clock now: for a rung that skips what did not change since its last look.
+fn changes_since_look(board: &Board, look: &mut u32) -> CellSet {
+    let last = std::mem::replace(look, board.clock());
+    board.changed_cells(last)
+}
+
 /// Sum algebra: two equations of the layout (rule-of-45 innies/outies, splits, cages) added or
 /// subtracted so that the cells they share cancel give an equation over the other cells, which
 /// the candidates may satisfy in fewer ways than either alone ("the innies of row 1 minus the
@@ -1178,9 +1176,7 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     let eqs = Arc::clone(&ctx.equations);
     // An equation none of whose cells changed since the last look ends as it did then (skipped,
     // or found nothing: a step it found was applied and changed its cells).
-    let last = ctx.algebra_look;
-    ctx.algebra_look = board.clock();
-    let changed = board.changed_cells(last);
+    let changed = changes_since_look(board, &mut ctx.algebra_look);
     for (i, e) in eqs.algebra.iter().enumerate() {
         if !eqs.algebra_cells[i].intersects(&changed) {
             continue;
@@ -1192,7 +1188,7 @@ pub fn sum_algebra(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         if ctx.unchanged(board, Memo::Algebra, i, e.terms().iter().map(|t| t.0)) {
             continue;
         }
-        let found = evaluate(board, &ctx.peers, e, &mut ctx.algebra_witnesses[i]);
+        let found = evaluate(board, e, &mut ctx.algebra_witnesses[i]);
         let Some(mut step) = found.and_then(|s| conclusions(board, &s, Technique::SumAlgebra))
         else {
             ctx.remember(board, Memo::Algebra, i);

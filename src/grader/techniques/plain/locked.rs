@@ -1,7 +1,7 @@
 //! Locked candidates: pointing (a region's places for a digit lie in one line) and claiming (a
 //! line's places lie in one region). Regions may be jigsaw pieces: any region/line pair counts.
 
-use super::{digits, house_kind, house_name, houses, planes, HouseKind};
+use super::{digits, house_kind, house_name, houses, HouseKind};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
 use crate::grader::techniques::context::HouseMemo;
@@ -21,7 +21,7 @@ pub fn locked_memo_len(houses: usize) -> usize {
 /// what it yields rests on the digit's places in it; the cells it clears only lose candidates.
 pub fn find_locked_candidates_memo(board: &Board, memo: Option<&mut [u32]>) -> Option<Step> {
     let mut memo = HouseMemo(memo);
-    let planes = planes(board);
+    let planes = board.planes();
     let count = board.geometry().house_count();
     for pointing in [true, false] {
         for digit in digits(board) {

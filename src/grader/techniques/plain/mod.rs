@@ -263,7 +263,7 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
             links.push(StrongLink { a, b, via });
         }
     };
-    let plane = digit_cells(board, digit);
+    let plane = *board.plane(digit);
     for h in houses(board) {
         let places = board.house_set(h).intersection(&plane);
         if places.len() == 2 {
@@ -273,18 +273,11 @@ pub(crate) fn strong_links(board: &Board, digit: Digit) -> Vec<StrongLink> {
         }
     }
     for (k, cage) in board.puzzle().cages().iter().enumerate() {
-        // The cage's empty cells with the digit, counted without a list.
-        let (mut two, mut count) = ([Cell::new(0); 2], 0);
-        for &c in &cage.cells {
-            if is_open(board, c) && board.candidates(c).contains(digit) {
-                if count < 2 {
-                    two[count] = c;
-                }
-                count += 1;
+        let mut places = cage.cells.iter().copied().filter(|&c| plane.contains(c));
+        if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
+            if cage_must(board, k).contains(digit) {
+                push(&mut links, a, b, LinkVia::Cage(k));
             }
-        }
-        if count == 2 && cage_must(board, k).contains(digit) {
-            push(&mut links, two[0], two[1], LinkVia::Cage(k));
         }
     }
     links
@@ -322,20 +315,10 @@ pub(crate) fn seeing_all(
         .collect()
 }
 
-/// Empty cells holding each digit (index `digit - 1`): `house_set ∩ plane` is a house's places.
-pub(crate) fn planes<'b>(board: &'b Board<'_>) -> &'b [CellSet] {
-    board.planes()
-}
-
 /// Empty cells holding any digit of `set`.
 pub(crate) fn digit_cells_any(board: &Board, set: DigitSet) -> CellSet {
     set.iter()
         .fold(CellSet::EMPTY, |acc, d| acc.union(board.plane(d)))
-}
-
-/// Empty cells with candidate `digit`.
-pub(crate) fn digit_cells(board: &Board, digit: Digit) -> CellSet {
-    *board.plane(digit)
 }
 
 /// "the 15(3) cage at r1c1".

@@ -6,8 +6,8 @@
 
 use super::chains::{search, Mode};
 use super::{
-    digit_cells, digits, house_kind, house_name, name, names, seeing_all, sees, strong_links,
-    Board, HouseKind, LinkVia, StrongLink,
+    digits, house_kind, house_name, name, names, seeing_all, sees, strong_links, Board, HouseKind,
+    LinkVia, StrongLink,
 };
 use crate::bitset::CellSet;
 use crate::geometry::Cell;
@@ -151,7 +151,7 @@ pub fn find_two_string_kite(board: &Board) -> Option<Step> {
 pub fn find_simple_colouring(board: &Board) -> Option<Step> {
     for digit in digits(board) {
         let links = strong_links(board, digit);
-        let cells = digit_cells(board, digit);
+        let cells = *board.plane(digit);
         let mut colour: Vec<Option<(usize, bool)>> = vec![None; board.geometry().cell_count()];
         let mut clusters: Vec<Vec<Cell>> = Vec::new();
         for start in cells.iter() {

@@ -151,7 +151,7 @@ pub fn find_hidden_in(
     memo: Option<&mut [u32]>,
 ) -> Option<Step> {
     let mut memo = HouseMemo(memo);
-    let planes = super::planes(board);
+    let planes = board.planes();
     for house in houses(board) {
         if memo.skip(board, house.as_index(), house) {
             continue;
