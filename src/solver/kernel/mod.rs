@@ -25,6 +25,9 @@ const MAX_HOUSES: usize = 48;
 /// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells, rounded up to a
 /// power of two so that a masked word index needs no bounds check.
 const DIRTY_WORDS: usize = 8;
+/// Most parts (box-line meetings, `Layout::part_start`): every cell once along rows and once
+/// along columns.
+const MAX_PARTS: usize = 2 * MAX_CELLS;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
 
@@ -126,6 +129,9 @@ pub(crate) struct Search<'a> {
     sdirty: u64,
     /// When to probe next (`probe.rs`).
     probe_pace: probe::Pace,
+    /// The union of candidates of each part (`Layout::part_cells`): scratch of
+    /// `locked_candidates`.
+    part_union: [u16; MAX_PARTS],
 }
 
 /// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
@@ -199,6 +205,7 @@ impl<'a> Search<'a> {
             hdirty: u64::MAX >> (64 - 3 * layout.n),
             sdirty: 0,
             probe_pace: probe::Pace::default(),
+            part_union: [0; MAX_PARTS],
         };
         for i in 0..cages.cages.len() {
             search.mark(i);
@@ -472,26 +479,42 @@ impl<'a> Search<'a> {
 
     /// Box-line reduction over every segment: a digit of the intersection missing from the rest
     /// of the box leaves the rest of the line, and one missing from the rest of the line leaves
-    /// the rest of the box. All digits at once, from three unions of candidates. True if any
-    /// candidate was removed.
+    /// the rest of the box. All digits at once, from three unions of candidates, each the union
+    /// of parts (box-line meetings, each shared by five segments on 9x9), all read once per
+    /// call and again after a removal (rare). Measured on mathemagic-13: 71 segments examined
+    /// per node, 13% of the CPU when each read its 15 cells; parts read on demand (a bit per
+    /// part telling whether its union is read) were slower still (1.75 -> 1.83 s).
+    /// True if any candidate was removed.
     fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let layout = self.layout;
         let mut any = false;
         // Only segments whose box or line changed since the last look can find anything new.
         let todo = self.sdirty | self.hdirty;
         self.sdirty = 0;
+        if todo == 0 {
+            return Ok(false);
+        }
+        self.read_parts(st);
         for seg in &layout.segments {
             if seg.houses & todo == 0 {
                 continue;
             }
-            let cells = &layout.segment_cells[seg.start as usize..];
-            let (meet, rest) = (seg.meet as usize, seg.rest as usize);
-            let union = |part: &[u8]| part.iter().fold(0, |u, &c| u | st.cand[c as usize]);
-            let in_meet = union(&cells[..meet]);
-            let in_box = union(&cells[meet..meet + rest]);
-            let in_line = union(&cells[meet + rest..meet + 2 * rest]);
+            let parts = &layout.segment_parts[seg.parts as usize..];
+            let (in_box_parts, rest) = parts[1..].split_at(seg.box_parts as usize);
+            let union = |ps: &[u16]| {
+                ps.iter()
+                    .fold(0, |u, &p| u | self.part_union[p as usize & (MAX_PARTS - 1)])
+            };
+            let in_meet = self.part_union[parts[0] as usize & (MAX_PARTS - 1)];
+            let in_box = union(in_box_parts);
+            let in_line = union(&rest[..seg.line_parts as usize]);
             let from_line = in_meet & !in_box & in_line;
             let from_box = in_meet & !in_line & in_box;
+            if from_line | from_box == 0 {
+                continue;
+            }
+            let cells = &layout.segment_cells[seg.start as usize..];
+            let (meet, rest) = (seg.meet as usize, seg.rest as usize);
             for (gone, part) in [
                 (from_line, &cells[meet + rest..meet + 2 * rest]),
                 (from_box, &cells[meet..meet + rest]),
@@ -503,8 +526,33 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+            self.read_parts(st);
         }
         Ok(any)
+    }
+
+    /// The union of candidates of every part into `part_union`.
+    #[inline]
+    fn read_parts(&mut self, st: &State) {
+        let layout = self.layout;
+        match layout.part_len {
+            3 => self.read_parts_of::<3>(st),
+            4 => self.read_parts_of::<4>(st),
+            _ => {
+                let chunks = layout.part_cells.chunks_exact(layout.part_len);
+                for (u, cells) in self.part_union.iter_mut().zip(chunks) {
+                    *u = cells.iter().fold(0, |u, &c| u | st.cand[c as usize]);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn read_parts_of<const L: usize>(&mut self, st: &State) {
+        let chunks = self.layout.part_cells.chunks_exact(L);
+        for (u, cells) in self.part_union.iter_mut().zip(chunks) {
+            *u = cells.iter().fold(0, |u, &c| u | st.cand[c as usize]);
+        }
     }
 
     /// The derived linear sums, last (they cost the most): true once one of them pruned.
