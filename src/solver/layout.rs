@@ -66,6 +66,8 @@ pub(crate) struct Layout {
     /// The parts along rows cover every cell once, and so do those along columns.
     pub(crate) part_cells: Vec<u8>,
     pub(crate) part_len: usize,
+    /// Rows and columns of a box (`None` for jigsaw regions): the parts in closed form.
+    pub(crate) box_shape: Option<(usize, usize)>,
     /// The parts of every segment (see `Segment::parts`).
     pub(crate) segment_parts: Vec<u16>,
     /// Digit combinations by (count, sum).
@@ -129,15 +131,22 @@ impl Layout {
         let mut meetings = Vec::new();
         let mut part_of = vec![[u16::MAX; 64]; n];
         for lines in [0..n, n..2 * n] {
+            // Along rows, then along columns, each in the order of its first cell (for boxes:
+            // row parts are runs of `box_cols` cells, column parts band by band).
+            let mut half = Vec::new();
             for line in lines {
                 for b in 2 * n..3 * n {
                     let (bx, ln) = (&house_bits[b], &house_bits[line]);
                     let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
                     if meet.iter().any(|&w| w != 0) {
-                        part_of[b - 2 * n][line] = meetings.len() as u16;
-                        meetings.push(board_cells(&meet).collect::<Vec<u8>>());
+                        half.push((board_cells(&meet).collect::<Vec<u8>>(), b - 2 * n, line));
                     }
                 }
+            }
+            half.sort_by_key(|(cells, _, _)| cells[0]);
+            for (cells, b, line) in half {
+                part_of[b][line] = meetings.len() as u16;
+                meetings.push(cells);
             }
         }
         let part_len = meetings.iter().map(Vec::len).max().unwrap_or(1);
@@ -217,6 +226,7 @@ impl Layout {
             segment_start,
             part_cells,
             part_len,
+            box_shape: geometry.box_shape(),
             segment_parts,
             combos: Combos::of(n),
         }

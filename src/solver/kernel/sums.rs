@@ -488,7 +488,8 @@ fn exact_support<const W: usize>(xs: &[u16], combos: &[u16]) -> Option<([u16; 16
     for &m in combos {
         back[k].insert(m);
     }
-    for i in (0..k).rev() {
+    // Not `back[0]`: the first cell's digits are read off `back[1]` one bit each.
+    for i in (1..k).rev() {
         let mut b = Subsets::EMPTY;
         let mut ds = xs[i];
         while ds != 0 {
@@ -498,24 +499,31 @@ fn exact_support<const W: usize>(xs: &[u16], combos: &[u16]) -> Option<([u16; 16
         }
         back[i] = b;
     }
-    if !back[0].contains_empty() {
+    let mut keep = [0u16; 16];
+    let mut fwd = Subsets::EMPTY;
+    let mut ds = xs[0];
+    while ds != 0 {
+        let j = ds.trailing_zeros() as usize;
+        ds &= ds - 1;
+        if back[1].contains(1 << j) {
+            keep[0] |= 1 << j;
+            fwd.insert(1 << j);
+        }
+    }
+    if keep[0] == 0 {
         return None;
     }
-    let mut fwd = Subsets::EMPTY;
-    fwd.insert(0);
-    let mut keep = [0u16; 16];
-    for i in 0..k {
+    for i in 1..k {
         let mut next = Subsets::EMPTY;
         let mut ds = xs[i];
         let mut support = 0u16;
         while ds != 0 {
             let j = ds.trailing_zeros() as usize;
             ds &= ds - 1;
+            // Branch-free: whether a digit fits is unpredictable (an empty step adds nothing).
             let step = fwd.up(j).and(&back[i + 1]);
-            if !step.is_empty() {
-                support |= 1 << j;
-                next.or_with(&step);
-            }
+            support |= u16::from(!step.is_empty()) << j;
+            next.or_with(&step);
         }
         keep[i] = support;
         fwd = next;
@@ -544,8 +552,8 @@ impl<const W: usize> Subsets<W> {
     }
 
     #[inline(always)]
-    fn contains_empty(&self) -> bool {
-        self.0[0] & 1 != 0
+    fn contains(&self, m: u16) -> bool {
+        self.0[(m >> 6) as usize % W] >> (m & 63) & 1 != 0
     }
 
     #[inline(always)]
@@ -566,17 +574,28 @@ impl<const W: usize> Subsets<W> {
     /// The sets lacking digit `j`, each with `j` added.
     #[inline(always)]
     fn up(&self, j: usize) -> Subsets<W> {
-        let mut r = [0u64; W];
-        if j < 6 {
-            for (r, &w) in r.iter_mut().zip(&self.0) {
-                *r = (w & LACKS[j]) << (1 << j);
+        match j {
+            0..=5 => {
+                let mut r = [0u64; W];
+                for (r, &w) in r.iter_mut().zip(&self.0) {
+                    *r = (w & LACKS[j]) << (1 << j);
+                }
+                Subsets(r)
             }
-        } else {
-            // Branch-free over the words: word `w` with bit `step` takes word `w - step`.
-            let step = 1 << (j - 6);
-            for (w, r) in r.iter_mut().enumerate() {
-                let take = 0u64.wrapping_sub((w & step != 0) as u64);
-                *r = self.0[(w ^ step) % W] & take;
+            6 => self.up_words::<1>(),
+            7 => self.up_words::<2>(),
+            _ => self.up_words::<4>(),
+        }
+    }
+
+    /// `up` for digit `6 + log2(STEP)`: word `w` with bit `STEP` takes word `w - STEP` (the
+    /// test of `w` folds away once the loop over the `W` words is unrolled).
+    #[inline(always)]
+    fn up_words<const STEP: usize>(&self) -> Subsets<W> {
+        let mut r = [0u64; W];
+        for (w, r) in r.iter_mut().enumerate() {
+            if w & STEP != 0 {
+                *r = self.0[(w ^ STEP) % W];
             }
         }
         Subsets(r)
@@ -585,16 +604,25 @@ impl<const W: usize> Subsets<W> {
     /// Add to `self` the sets of `from` holding digit `j`, each with `j` taken out.
     #[inline(always)]
     fn or_down(&mut self, from: &Subsets<W>, j: usize) {
-        if j < 6 {
-            for (r, &w) in self.0.iter_mut().zip(&from.0) {
-                *r |= (w & !LACKS[j]) >> (1 << j);
+        match j {
+            0..=5 => {
+                for (r, &w) in self.0.iter_mut().zip(&from.0) {
+                    *r |= (w & !LACKS[j]) >> (1 << j);
+                }
             }
-        } else {
-            // Word `w` without bit `step` takes word `w + step`.
-            let step = 1 << (j - 6);
-            for (w, r) in self.0.iter_mut().enumerate() {
-                let take = 0u64.wrapping_sub((w & step == 0) as u64);
-                *r |= from.0[(w ^ step) % W] & take;
+            6 => self.or_down_words::<1>(from),
+            7 => self.or_down_words::<2>(from),
+            _ => self.or_down_words::<4>(from),
+        }
+    }
+
+    /// `or_down` for digit `6 + log2(STEP)`: word `w` without bit `STEP` takes word
+    /// `w + STEP`.
+    #[inline(always)]
+    fn or_down_words<const STEP: usize>(&mut self, from: &Subsets<W>) {
+        for (w, r) in self.0.iter_mut().enumerate() {
+            if w & STEP == 0 {
+                *r |= from.0[(w ^ STEP) % W];
             }
         }
     }
