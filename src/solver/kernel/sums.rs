@@ -521,9 +521,8 @@ fn exact_support<const W: usize>(xs: &[u16], combos: &[u16]) -> Option<([u16; 16
             let j = ds.trailing_zeros() as usize;
             ds &= ds - 1;
             // Branch-free: whether a digit fits is unpredictable (an empty step adds nothing).
-            let step = fwd.up(j).and(&back[i + 1]);
-            support |= u16::from(!step.is_empty()) << j;
-            next.or_with(&step);
+            let fits = fwd.up_into(j, &back[i + 1], &mut next);
+            support |= u16::from(fits) << j;
         }
         keep[i] = support;
         fwd = next;
@@ -547,58 +546,46 @@ impl<const W: usize> Subsets<W> {
     }
 
     #[inline(always)]
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    #[inline(always)]
     fn contains(&self, m: u16) -> bool {
         self.0[(m >> 6) as usize % W] >> (m & 63) & 1 != 0
     }
 
+    /// Add to `next` the sets lacking digit `j`, each with `j` added, that `to` holds; whether
+    /// there were any (one pass over the words).
     #[inline(always)]
-    fn or_with(&mut self, other: &Subsets<W>) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a |= b;
-        }
-    }
-
-    #[inline(always)]
-    fn and(mut self, other: &Subsets<W>) -> Subsets<W> {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a &= b;
-        }
-        self
-    }
-
-    /// The sets lacking digit `j`, each with `j` added.
-    #[inline(always)]
-    fn up(&self, j: usize) -> Subsets<W> {
+    fn up_into(&self, j: usize, to: &Subsets<W>, next: &mut Subsets<W>) -> bool {
+        let mut any = 0u64;
         match j {
             0..=5 => {
-                let mut r = [0u64; W];
-                for (r, &w) in r.iter_mut().zip(&self.0) {
-                    *r = (w & LACKS[j]) << (1 << j);
+                for ((n, &w), &t) in next.0.iter_mut().zip(&self.0).zip(&to.0) {
+                    let v = (w & LACKS[j]) << (1 << j) & t;
+                    any |= v;
+                    *n |= v;
                 }
-                Subsets(r)
             }
-            6 => self.up_words::<1>(),
-            7 => self.up_words::<2>(),
-            _ => self.up_words::<4>(),
+            6 => self.up_words_into::<1>(to, next, &mut any),
+            7 => self.up_words_into::<2>(to, next, &mut any),
+            _ => self.up_words_into::<4>(to, next, &mut any),
         }
+        any != 0
     }
 
-    /// `up` for digit `6 + log2(STEP)`: word `w` with bit `STEP` takes word `w - STEP` (the
-    /// test of `w` folds away once the loop over the `W` words is unrolled).
+    /// `up_into` for digit `6 + log2(STEP)`: word `w` with bit `STEP` takes word `w - STEP`
+    /// (the test of `w` folds away once the loop over the `W` words is unrolled).
     #[inline(always)]
-    fn up_words<const STEP: usize>(&self) -> Subsets<W> {
-        let mut r = [0u64; W];
-        for (w, r) in r.iter_mut().enumerate() {
+    fn up_words_into<const STEP: usize>(
+        &self,
+        to: &Subsets<W>,
+        next: &mut Subsets<W>,
+        any: &mut u64,
+    ) {
+        for (w, (n, &t)) in next.0.iter_mut().zip(&to.0).enumerate() {
             if w & STEP != 0 {
-                *r = self.0[(w ^ STEP) % W];
+                let v = self.0[(w ^ STEP) % W] & t;
+                *any |= v;
+                *n |= v;
             }
         }
-        Subsets(r)
     }
 
     /// Add to `self` the sets of `from` holding digit `j`, each with `j` taken out.
