@@ -7,6 +7,14 @@
 //! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`; a hard search
 //! (past `HEAVY_AFTER` nodes) also filters cages exactly, uses the derived linear sums
 //! (`linear.rs`) and probes its bivalue cells while that pays (`probe.rs`).
+//!
+//! Counted per node on mathemagic-13 (437k nodes, probe trials included): 22 rounds of the loop
+//! in `propagate`, 6.9 `assign`s, 18.7 calls of the cheap cage rule, 4.3 of the exact one (a
+//! third from its cache), 21.9 of `point`, 17.7 linear sums, 3.4 passes of hidden singles (30
+//! house scans) and of box-line reduction (71 segments). The CPU is spread over them: after the
+//! changes measured in `sums.rs` and `locked_candidates`, `propagate` itself (assign, singles,
+//! box-line) 25%, the cheap cage rule 19%, the exact one 17%, `point` 14%, `linear` 13%. Fat
+//! LTO with one codegen unit made no difference (mathemagic-13, 1.54-1.63 s against 1.55-1.63).
 
 mod linear;
 mod probe;
