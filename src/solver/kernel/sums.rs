@@ -227,11 +227,15 @@ impl Search<'_> {
                 if !fits(m, union, must, xs) {
                     continue;
                 }
-                if !matchings(xs, m, &mut support) {
-                    continue;
+                let fits = match *xs {
+                    [a, b] => orders(&[a, b], m, &mut support),
+                    [a, b, c] => orders(&[a, b, c], m, &mut support),
+                    _ => matchings(xs, m, &mut support),
+                };
+                if fits {
+                    allowed |= m;
+                    required &= m;
                 }
-                allowed |= m;
-                required &= m;
             }
         } else {
             // Branch-free: whether a combination fits is unpredictable. Only the words of lanes
@@ -644,6 +648,45 @@ impl<const W: usize> Subsets<W> {
     }
 }
 
+/// `matchings` for two or three cells, by trying every order of the digits of `m` (measured on
+/// 300k inputs recorded from mathemagic-13, all of three cells: 58 -> 20 ns a call).
+#[inline(always)]
+fn orders<const K: usize>(xs: &[u16; K], m: u16, support: &mut [u16; 16]) -> bool {
+    let a = m & m.wrapping_neg();
+    let rest = m ^ a;
+    let b = rest & rest.wrapping_neg();
+    let c = rest ^ b;
+    let mut any = false;
+    // Branch-free: whether an order fits is unpredictable.
+    let mut try_order = |order: [u16; 3]| {
+        let mut fits = true;
+        for (x, d) in xs.iter().zip(order) {
+            fits &= x & d != 0;
+        }
+        let mask = 0u16.wrapping_sub(u16::from(fits));
+        for (s, d) in support.iter_mut().zip(&order[..K]) {
+            *s |= d & mask;
+        }
+        any |= fits;
+    };
+    if K == 2 {
+        try_order([a, rest, 0]);
+        try_order([rest, a, 0]);
+    } else {
+        for order in [
+            [a, b, c],
+            [a, c, b],
+            [b, a, c],
+            [b, c, a],
+            [c, a, b],
+            [c, b, a],
+        ] {
+            try_order(order);
+        }
+    }
+    any
+}
+
 /// Whether the cells with candidates `xs` can take the digits of `m` (one each, all different:
 /// `m` has as many digits as there are cells); if so, adds to `support[i]` every digit cell `i`
 /// takes in some such assignment. One matching by augmenting paths, then the alternating cycles
@@ -748,7 +791,7 @@ fn augment(
 
 #[cfg(test)]
 mod tests {
-    use super::{exact_support, matchings, Lanes};
+    use super::{exact_support, matchings, orders, Lanes};
     use crate::solver::combos::Combos;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
@@ -855,6 +898,30 @@ mod tests {
                 3 => lanes.all_meet_in::<3>(m),
                 _ => lanes.all_meet_in::<4>(m),
             };
+            assert_eq!(got, want, "{xs:?} {m:#x}");
+        }
+    }
+
+    #[test]
+    fn orders_agree_with_matchings() {
+        let mut rng = Pcg64::seed_from_u64(0x51ed_2701_a3b4_c5d6);
+        let mut next = || rng.random::<u64>();
+        for _ in 0..20_000 {
+            let k = 2 + (next() % 2) as usize;
+            // Digits of 16x16 grids, sparse enough that some orders fail.
+            let xs: Vec<u16> = (0..k).map(|_| (next() | next()) as u16).collect();
+            let mut m = 0u16;
+            while (m.count_ones() as usize) < k {
+                m |= 1 << (next() % 16);
+            }
+            let (mut want, mut got) = ([0u16; 16], [0u16; 16]);
+            let fits = matchings(&xs, m, &mut want);
+            let got_fits = match xs[..] {
+                [a, b] => orders(&[a, b], m, &mut got),
+                [a, b, c] => orders(&[a, b, c], m, &mut got),
+                _ => unreachable!(),
+            };
+            assert_eq!(got_fits, fits, "{xs:?} {m:#x}");
             assert_eq!(got, want, "{xs:?} {m:#x}");
         }
     }
