@@ -229,6 +229,31 @@ fn solves_every_small_solo_killer_to_its_stored_solution() {
 }
 
 #[test]
+fn bench_with_symmetries_measures_every_image_of_a_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "k4.jsonl", JSON_4X4);
+    let row = |extra: &[&str]| {
+        let mut args = vec!["bench", "--file", path_str(&file), "--min-seconds", "0"];
+        args.extend(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        let row = out.lines().nth(1).unwrap_or_default().to_string();
+        let puzzles = row
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        (puzzles, row)
+    };
+    let (puzzles, alone) = row(&[]);
+    assert!(puzzles == "1" && alone.ends_with("0/1/0"), "{alone}");
+    // Eight turns and mirrors of a 4x4 grid, each with and without the digit complement: every
+    // image is a killer with exactly one solution.
+    let (puzzles, images) = row(&["--symmetries"]);
+    assert!(puzzles == "16" && images.ends_with("0/16/0"), "{images}");
+}
+
+#[test]
 fn check_lists_conflicts() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = write(dir.path(), "k4.txt", SEED_4X4);
