@@ -21,6 +21,11 @@ pub(crate) struct Segment {
     pub(crate) rest: u8,
     /// Its box and its line as a bit set over houses (for the kernel's dirty houses).
     pub(crate) houses: u64,
+    /// Its parts in `Layout::segment_parts`: the intersection, then the `box_parts` other parts
+    /// of its box along its line's direction, then the `line_parts` other parts of its line.
+    pub(crate) parts: u16,
+    pub(crate) box_parts: u8,
+    pub(crate) line_parts: u8,
 }
 
 /// Every table the kernel reads that depends on the geometry only.
@@ -56,6 +61,15 @@ pub(crate) struct Layout {
     pub(crate) segment_cells: Vec<u8>,
     /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
     pub(crate) segment_start: Vec<u16>,
+    /// Where each box meets each row (row by row), then each column: the cells of part `p` are
+    /// `part_cells[p * part_len..(p + 1) * part_len]`, a cell repeated where a part has fewer.
+    /// The parts along rows cover every cell once, and so do those along columns.
+    pub(crate) part_cells: Vec<u8>,
+    pub(crate) part_len: usize,
+    /// Rows and columns of a box (`None` for jigsaw regions): the parts in closed form.
+    pub(crate) box_shape: Option<(usize, usize)>,
+    /// The parts of every segment (see `Segment::parts`).
+    pub(crate) segment_parts: Vec<u16>,
     /// Digit combinations by (count, sum).
     pub(crate) combos: &'static Combos,
 }
@@ -112,9 +126,38 @@ impl Layout {
                     .fold(cell_houses[c], |m, &p| m | cell_houses[p as usize])
             })
             .collect();
+        // Parts: each box's meetings with the rows, then with the columns (part ids by box
+        // and line, `u16::MAX` where they do not meet), padded to one length by repeating a cell.
+        let mut meetings = Vec::new();
+        let mut part_of = vec![[u16::MAX; 64]; n];
+        for lines in [0..n, n..2 * n] {
+            // Along rows, then along columns, each in the order of its first cell (for boxes:
+            // row parts are runs of `box_cols` cells, column parts band by band).
+            let mut half = Vec::new();
+            for line in lines {
+                for b in 2 * n..3 * n {
+                    let (bx, ln) = (&house_bits[b], &house_bits[line]);
+                    let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
+                    if meet.iter().any(|&w| w != 0) {
+                        half.push((board_cells(&meet).collect::<Vec<u8>>(), b - 2 * n, line));
+                    }
+                }
+            }
+            half.sort_by_key(|(cells, _, _)| cells[0]);
+            for (cells, b, line) in half {
+                part_of[b][line] = meetings.len() as u16;
+                meetings.push(cells);
+            }
+        }
+        let part_len = meetings.iter().map(Vec::len).max().unwrap_or(1);
+        let part_cells: Vec<u8> = meetings
+            .iter()
+            .flat_map(|cells| (0..part_len).map(|i| cells[i.min(cells.len() - 1)]))
+            .collect();
         let mut segments = Vec::new();
         let mut segment_cells = Vec::new();
         let mut segment_start = vec![0u16];
+        let mut segment_parts = Vec::new();
         for b in 2 * n..3 * n {
             for line in 0..2 * n {
                 let (bx, ln) = (&house_bits[b], &house_bits[line]);
@@ -127,6 +170,20 @@ impl Layout {
                     for part in [&meet, &box_rest, &line_rest] {
                         segment_cells.extend(board_cells(part));
                     }
+                    let parts = segment_parts.len() as u16;
+                    let box_row = &part_of[b - 2 * n];
+                    segment_parts.push(box_row[line]);
+                    let lines = if line < n { 0..n } else { n..2 * n };
+                    let in_box: Vec<u16> = lines
+                        .filter(|&l| l != line && box_row[l] != u16::MAX)
+                        .map(|l| box_row[l])
+                        .collect();
+                    let in_line: Vec<u16> = (0..n)
+                        .filter(|&o| o != b - 2 * n && part_of[o][line] != u16::MAX)
+                        .map(|o| part_of[o][line])
+                        .collect();
+                    segment_parts.extend(&in_box);
+                    segment_parts.extend(&in_line);
                     segments.push(Segment {
                         box_rest,
                         line_rest,
@@ -134,6 +191,9 @@ impl Layout {
                         meet: meet_len as u8,
                         rest: (n - meet_len as usize) as u8,
                         houses: 1 << b | 1 << line,
+                        parts,
+                        box_parts: in_box.len() as u8,
+                        line_parts: in_line.len() as u8,
                     });
                 }
             }
@@ -164,6 +224,10 @@ impl Layout {
             segments,
             segment_cells,
             segment_start,
+            part_cells,
+            part_len,
+            box_shape: geometry.box_shape(),
+            segment_parts,
             combos: Combos::of(n),
         }
     }
@@ -208,5 +272,59 @@ mod tests {
         assert_eq!(layout.houses_of[80], [8, 17, 26]);
         let p: Vec<u8> = board_cells(&layout.peer_bits[40]).collect();
         assert_eq!(p, layout.peers(40));
+    }
+
+    /// The cells of part `p`, without the repeats that pad it.
+    fn part(layout: &Layout, p: u16) -> Board {
+        let mut bits: Board = [0; 4];
+        let cells = &layout.part_cells[p as usize * layout.part_len..][..layout.part_len];
+        for &c in cells {
+            bits[c as usize >> 6] |= 1 << (c & 63);
+        }
+        bits
+    }
+
+    #[test]
+    fn segment_parts_cover_the_meet_and_both_rests() {
+        // A 4x4 jigsaw with regions of different shapes (an L, an S and squares would do).
+        let jigsaw = Geometry::jigsaw(4, vec![0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 1, 3, 2, 3, 3, 3]);
+        let geometries = [
+            Geometry::standard(9).unwrap(),
+            Geometry::standard(12).unwrap(),
+            Geometry::standard(16).unwrap(),
+            Geometry::boxed(6, 2, 3).unwrap(),
+            jigsaw.unwrap(),
+        ];
+        for geometry in &geometries {
+            let layout = Layout::new(geometry);
+            let parts = layout.part_cells.len() / layout.part_len;
+            // Along rows, then along columns, the parts cover every cell once: twice in all.
+            let mut times = vec![0; layout.cells];
+            for p in 0..parts {
+                for c in board_cells(&part(&layout, p as u16)) {
+                    times[c as usize] += 1;
+                }
+            }
+            assert!(times.iter().all(|&t| t == 2));
+            for seg in &layout.segments {
+                let ids = &layout.segment_parts[seg.parts as usize..];
+                let (boxes, rest) = ids[1..].split_at(seg.box_parts as usize);
+                let lines = &rest[..seg.line_parts as usize];
+                let union = |ps: &[u16]| {
+                    ps.iter().fold([0u64; 4], |mut u, &p| {
+                        let bits = part(&layout, p);
+                        for w in 0..4 {
+                            u[w] |= bits[w];
+                        }
+                        u
+                    })
+                };
+                let cells = &layout.segment_cells[seg.start as usize..];
+                let meet: Vec<u8> = board_cells(&part(&layout, ids[0])).collect();
+                assert_eq!(meet, &cells[..seg.meet as usize]);
+                assert_eq!(union(boxes), seg.box_rest);
+                assert_eq!(union(lines), seg.line_rest);
+            }
+        }
     }
 }

@@ -15,7 +15,8 @@
 //! marking 13.9 -> 15.0, per puzzle mixed (mathemagic-4 0.43 -> 0.68 s, -9 1.43 -> 1.12); on
 //! mathemagic-13 `linear` fell from 9.7% to 8.0% of the CPU and `propagate` rose from 26% to
 //! 29%. Running every dirty sum before returning to the cheaper rules, instead of stopping at
-//! the first that prunes: 13.9 -> 14.2 s (3,777,781 -> 3,777,141 nodes).
+//! the first that prunes: 13.9 -> 14.2 s (3,777,781 -> 3,777,141 nodes). `group_at` branch-free
+//! over placed cells: slower (mathemagic-13, three runs each, 1.48-1.60 -> 1.57-1.63 s).
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::combos::mirror;
