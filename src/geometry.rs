@@ -322,6 +322,15 @@ impl Geometry {
     }
     /// Are these cells one orthogonally connected group? (The empty set counts as connected.)
     pub fn is_connected(&self, cells: &[Cell]) -> bool {
+        if cells.len() <= 32 {
+            self.is_connected_small(cells)
+        } else {
+            self.is_connected_set(cells)
+        }
+    }
+
+    /// `is_connected` by a search over the grid's neighbours within the set of the cells.
+    fn is_connected_set(&self, cells: &[Cell]) -> bool {
         let Some(&start) = cells.first() else {
             return true;
         };
@@ -342,11 +351,66 @@ impl Geometry {
         }
         seen.len() == members.len()
     }
+
+    /// `is_connected` for up to 32 cells (every cage of a published killer): a search over the
+    /// cells' positions in the list, with no set of the whole grid to build (profiled: 4% of
+    /// `solve`'s CPU on published killers with the grid-wide sets). A repeated cell counts as
+    /// touching its twin, as the set version counts it once.
+    fn is_connected_small(&self, cells: &[Cell]) -> bool {
+        if cells.is_empty() {
+            return true;
+        }
+        let n = self.size();
+        let mut at = [(0i16, 0i16); 32];
+        for (p, &c) in at.iter_mut().zip(cells) {
+            *p = ((c.as_index() / n) as i16, (c.as_index() % n) as i16);
+        }
+        let at = &at[..cells.len()];
+        let all = u32::MAX >> (32 - cells.len());
+        let (mut seen, mut todo) = (1u32, 1u32);
+        while todo != 0 {
+            let (r, c) = at[todo.trailing_zeros() as usize];
+            todo &= todo - 1;
+            for (j, &(r2, c2)) in at.iter().enumerate() {
+                if seen >> j & 1 == 0 && (r - r2).abs() + (c - c2).abs() <= 1 {
+                    seen |= 1 << j;
+                    todo |= 1 << j;
+                }
+            }
+        }
+        seen == all
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_small_connectivity_test_agrees_with_the_set_search() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(9);
+        let mut answers = [0; 2];
+        for n in [4, 9, 16] {
+            let g = Geometry::standard(n).unwrap();
+            for _ in 0..3000 {
+                let len = rng.random_range(0..=32);
+                // Cells near one another (so that both answers occur), repeats allowed.
+                let (r0, c0) = (rng.random_range(0..n), rng.random_range(0..n));
+                let cells: Vec<Cell> = (0..len)
+                    .map(|_| {
+                        let r = (r0 + rng.random_range(0..4)).min(n - 1);
+                        let c = (c0 + rng.random_range(0..4)).min(n - 1);
+                        Cell::new((r * n + c) as u8)
+                    })
+                    .collect();
+                let small = g.is_connected_small(&cells);
+                assert_eq!(small, g.is_connected_set(&cells), "{n}x{n}: {cells:?}");
+                answers[small as usize] += 1;
+            }
+        }
+        assert!(answers.iter().all(|&a| a > 1000), "{answers:?}");
+    }
 
     #[test]
     fn standard_shapes() {
