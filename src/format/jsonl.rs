@@ -2,7 +2,7 @@
 //! optional `solution` and `cages` (`[{"sum", "cells"}]`, 0-based cell indices); other keys are kept.
 
 use super::error::{excerpt, ErrorKind, FormatError};
-pub use super::raw_object::RawObject;
+pub use super::raw_object::{Extra, RawObject};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry, MAX_SIZE};
 use crate::grid::Grid;
@@ -28,7 +28,12 @@ pub struct JsonPuzzle {
 /// fields; anything unexpected is read again as `serde_json::Value`s to say exactly what is
 /// wrong and where.
 pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
-    let object = RawObject::parse(text.to_string()).map_err(|_| describe_bad_line(text, line))?;
+    parse_owned_line(text.to_string(), line)
+}
+
+/// [`parse_line`] of a line the caller owns: its text is kept without a copy.
+pub fn parse_owned_line(text: String, line: usize) -> Result<JsonPuzzle, FormatError> {
+    let object = RawObject::parse_or_return(text).map_err(|text| describe_bad_line(&text, line))?;
     if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
             field: key.to_string(),
@@ -76,7 +81,33 @@ fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> Forma
 #[derive(serde::Deserialize)]
 struct TypedCage {
     sum: u16,
-    cells: Vec<u8>,
+    #[serde(deserialize_with = "cells")]
+    cells: Vec<Cell>,
+}
+
+/// A list of cell indices (whole numbers from 0 to 255), read straight into cells.
+fn cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
+    struct Cells;
+    impl<'de> serde::de::Visitor<'de> for Cells {
+        type Value = Vec<Cell>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of cell indices")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<Cell>, A::Error> {
+            // A cage holds at most 16 cells; a longer list is refused later, by its length.
+            let mut cells = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(16));
+            while let Some(index) = seq.next_element::<u8>()? {
+                cells.push(Cell::new(index));
+            }
+            Ok(cells)
+        }
+    }
+    d.deserialize_seq(Cells)
 }
 
 /// Typed access to the fields of one object, with errors naming the line and field. Each
@@ -233,11 +264,12 @@ impl Fields<'_> {
 
     fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
         if let Ok(typed) = serde_json::from_str::<Vec<TypedCage>>(raw) {
-            let in_range = |c: &TypedCage| c.cells.iter().all(|&i| (i as usize) < cell_count);
+            let in_range = |c: &TypedCage| c.cells.iter().all(|&i| i.as_index() < cell_count);
             if typed.len() <= cell_count && typed.iter().all(in_range) {
-                let cell = |&i: &u8| Cell::new(i);
-                let cage = |c: TypedCage| Cage::new(c.sum, c.cells.iter().map(cell).collect());
-                return Ok(typed.into_iter().map(cage).collect());
+                return Ok(typed
+                    .into_iter()
+                    .map(|c| Cage::new(c.sum, c.cells))
+                    .collect());
             }
         }
         // No more cages than cells: checked before anything is allocated per cage.
@@ -341,6 +373,20 @@ pub fn write_answer<W: Write>(
             object.extend(extra);
             write_object(out, &object)
         }
+    }
+}
+
+/// [`write_answer`] with the new keys' values already written as JSON text (no tree of values
+/// for an input object).
+pub fn write_answer_extra<W: Write>(
+    out: &mut W,
+    object: Option<&RawObject>,
+    puzzle: &Puzzle,
+    extra: &Extra,
+) -> std::io::Result<()> {
+    match object {
+        Some(object) => object.write_with_extra(out, extra),
+        None => write_answer(out, None, puzzle, extra.to_map()),
     }
 }
 

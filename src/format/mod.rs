@@ -117,6 +117,13 @@ pub struct Reader<R> {
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
 pub fn is_content(text: &str) -> bool {
+    // A line that starts (after blank space) with neither `/` nor `#` keeps that character
+    // whatever follows: no need to look for a comment in a long JSON line.
+    match text.trim_start().as_bytes().first() {
+        None => return false,
+        Some(b'/' | b'#') => {}
+        Some(_) => return true,
+    }
     let text = seed::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
@@ -177,7 +184,7 @@ impl<R: BufRead> Reader<R> {
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
-                let parsed = jsonl::parse_line(&line.text, number)?;
+                let parsed = jsonl::parse_owned_line(line.text, number)?;
                 Entry {
                     line: number,
                     puzzle: parsed.puzzle,
