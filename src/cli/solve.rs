@@ -105,13 +105,18 @@ struct Printer<'a> {
 }
 
 impl Printer<'_> {
-    fn print<W: Write>(&mut self, out: &mut W, item: Item, answer: &Answer) -> std::io::Result<()> {
+    fn print<W: Write>(
+        &mut self,
+        out: &mut W,
+        item: &Item,
+        answer: &Answer,
+    ) -> std::io::Result<()> {
         if answer.undecided {
             self.undecided += 1;
         } else if answer.count != 1 {
             self.not_unique += 1;
         }
-        match &item {
+        match item {
             Item::Unsolvable { line, reason } => eprintln!("line {line}: no solution: {reason}"),
             Item::Puzzle(e)
                 if self.format == Format::Seed
@@ -162,7 +167,7 @@ impl Printer<'_> {
     fn print_json<W: Write>(
         &mut self,
         out: &mut W,
-        item: Item,
+        item: &Item,
         answer: &Answer,
     ) -> std::io::Result<()> {
         // The new keys are written as JSON text into a buffer kept from line to line.
@@ -186,8 +191,8 @@ impl Printer<'_> {
             }
             Item::Unsolvable { line, reason } => {
                 let mut object = jsonl::Object::new();
-                object.insert("line".into(), line.into());
-                object.insert("reason".into(), reason.into());
+                object.insert("line".into(), (*line).into());
+                object.insert("reason".into(), reason.as_str().into());
                 object.extend(extra.to_map());
                 jsonl::write_object(out, &object)
             }

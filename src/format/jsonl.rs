@@ -28,11 +28,17 @@ pub struct JsonPuzzle {
 /// fields; anything unexpected is read again as `serde_json::Value`s to say exactly what is
 /// wrong and where.
 pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
-    parse_owned_line(text.to_string(), line)
+    parse_owned_line(text.to_string(), line, None)
 }
 
-/// [`parse_line`] of a line the caller owns: its text is kept without a copy.
-pub fn parse_owned_line(text: String, line: usize) -> Result<JsonPuzzle, FormatError> {
+/// [`parse_line`] of a line the caller owns: its text is kept without a copy. A line whose boxes
+/// are those of `like` (often the line before's geometry) takes a copy of it instead of
+/// building its own.
+pub fn parse_owned_line(
+    text: String,
+    line: usize,
+    like: Option<&Geometry>,
+) -> Result<JsonPuzzle, FormatError> {
     let object = RawObject::parse_or_return(text).map_err(|text| describe_bad_line(&text, line))?;
     if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
@@ -45,6 +51,7 @@ pub fn parse_owned_line(text: String, line: usize) -> Result<JsonPuzzle, FormatE
     let fields = Fields {
         object: &object,
         line,
+        like,
     };
     let (puzzle, solution) = fields.puzzle()?;
     Ok(JsonPuzzle {
@@ -85,6 +92,59 @@ struct TypedCage {
     cells: Vec<Cell>,
 }
 
+/// The typed reading of a list of whole numbers from 0 to 255, the room for `n` of them
+/// taken at once (the same as reading a `Vec<u8>`, without growing it step by step).
+fn digits(raw: &str, n: usize) -> serde_json::Result<Vec<u8>> {
+    struct Digits(usize);
+    impl<'de> serde::de::Visitor<'de> for Digits {
+        type Value = Vec<u8>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of whole numbers")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut values = Vec::with_capacity(self.0);
+            while let Some(value) = seq.next_element::<u8>()? {
+                values.push(value);
+            }
+            Ok(values)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let values = serde::Deserializer::deserialize_seq(&mut de, Digits(n.min(MAX_SIZE * MAX_SIZE)))?;
+    de.end()?;
+    Ok(values)
+}
+
+/// The cages as the fast path reads them, the room for a grid's worth taken at once.
+struct TypedCages(Vec<TypedCage>);
+
+impl<'de> serde::Deserialize<'de> for TypedCages {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Cages;
+        impl<'de> serde::de::Visitor<'de> for Cages {
+            type Value = TypedCages;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of cages")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TypedCages, A::Error> {
+                let mut cages = Vec::with_capacity(32);
+                while let Some(cage) = seq.next_element::<TypedCage>()? {
+                    cages.push(cage);
+                }
+                Ok(TypedCages(cages))
+            }
+        }
+        d.deserialize_seq(Cages)
+    }
+}
+
 /// A list of cell indices (whole numbers from 0 to 255), read straight into cells.
 fn cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
     struct Cells;
@@ -115,6 +175,8 @@ fn cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> 
 struct Fields<'a> {
     object: &'a RawObject,
     line: usize,
+    /// A geometry to copy when the line's boxes are the same.
+    like: Option<&'a Geometry>,
 }
 
 impl Fields<'_> {
@@ -204,7 +266,12 @@ impl Fields<'_> {
             (Some(_), Some(_)) => {
                 let r = self.whole("box_rows", MAX_SIZE)?;
                 let c = self.whole("box_cols", MAX_SIZE)?;
-                Geometry::boxed(size, r, c).map_err(|e| self.at(e))
+                // A geometry that was built from the same boxes is the same geometry.
+                let same = |g: &&Geometry| g.size() == size && g.box_shape() == Some((r, c));
+                match self.like.filter(same) {
+                    Some(like) => Ok(like.clone()),
+                    None => Geometry::boxed(size, r, c).map_err(|e| self.at(e)),
+                }
             }
             (Some(_), None) | (None, Some(_)) => Err(self.at(ErrorKind::Field {
                 field: "box_rows/box_cols".to_string(),
@@ -246,7 +313,7 @@ impl Fields<'_> {
 
     fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
         let (size, n) = (geometry.size(), geometry.cell_count());
-        let typed = self.object.raw(field).map(serde_json::from_str::<Vec<u8>>);
+        let typed = self.object.raw(field).map(|raw| digits(raw, n));
         if let Some(Ok(values)) = typed {
             if values.len() == n && values.iter().all(|&v| v as usize <= size) {
                 return Ok(Grid::from_values(size, values).expect("length and values checked"));
@@ -263,7 +330,7 @@ impl Fields<'_> {
     }
 
     fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
-        if let Ok(typed) = serde_json::from_str::<Vec<TypedCage>>(raw) {
+        if let Ok(TypedCages(typed)) = serde_json::from_str::<TypedCages>(raw) {
             let in_range = |c: &TypedCage| c.cells.iter().all(|&i| i.as_index() < cell_count);
             if typed.len() <= cell_count && typed.iter().all(in_range) {
                 return Ok(typed

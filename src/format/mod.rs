@@ -16,6 +16,7 @@ pub use rows::{read_grid, write_rows};
 pub use seed::write_seed;
 pub use sudocue::write_sudocue;
 
+use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use lines::{Line, Lines};
@@ -113,6 +114,8 @@ pub struct Reader<R> {
     pending: Option<Line>,
     failed: bool,
     size: Option<usize>,
+    /// The geometry of the last JSON line, lent to the next one.
+    geometry: Option<Geometry>,
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
@@ -146,6 +149,7 @@ impl<R: BufRead> Reader<R> {
             pending: Some(first),
             failed: false,
             size: None,
+            geometry: None,
         })
     }
 
@@ -184,7 +188,11 @@ impl<R: BufRead> Reader<R> {
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
-                let parsed = jsonl::parse_owned_line(line.text, number)?;
+                let parsed = jsonl::parse_owned_line(line.text, number, self.geometry.as_ref())?;
+                // Keep the geometry for the next lines (most files hold one grid shape).
+                if self.geometry.as_ref() != Some(parsed.puzzle.geometry()) {
+                    self.geometry = Some(parsed.puzzle.geometry().clone());
+                }
                 Entry {
                     line: number,
                     puzzle: parsed.puzzle,

@@ -266,7 +266,7 @@ impl<'de> Visitor<'de> for Fields<'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut fields = Vec::with_capacity(8);
+        let mut fields = Vec::with_capacity(16);
         let place = |text: &str| text.as_ptr() as usize - self.base.as_ptr() as usize;
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let key = match key {
