@@ -19,6 +19,21 @@
 //! (`scripts/bench_hard.sh --limit 20`, two rounds alternating, loaded machine): 13.68 -> 11.78
 //! s of CPU in all, every puzzle with the same nodes; with `--symmetries` (one round) 190.0 ->
 //! 175.4 s.
+//!
+//! The tree: changes that alter it, all dropped (nodes on the 17 hard killers, 3.78M as it is;
+//! each move single puzzles up to 2x either way, as the orientation does: mathemagic-8 takes
+//! 1.38 s as published and 0.35 s turned 180 degrees, so judge them with `bench_hard.sh
+//! --symmetries`, where the sum of the 17 mean nodes is 3.22M): naked subsets of every size in
+//! every house (alldiff GAC on top of the cage rules) 4.18M; linear sums over every pair of
+//! boxes as well, mathemagic-13 437k -> 361k but -1 115k -> 121k; the digit tried first in the
+//! branching cell by per-(cell, digit) conflicts, most-failed 4.05M, least-failed 3.54M but
+//! worse on the 34 turned and mirrored images (24.3 s against 23.9); branching on the probed
+//! bivalue cell whose two trials removed most (march-like lookahead) 4.00-4.47M; probe trials
+//! without the linear sums or the exact rule 4.04-4.86M; probing also digits with two places in
+//! a house 3.96M and slower; ties in the conflict score broken by fewer candidates or by the later
+//! cell 3.29M and 3.37M against 3.22M (symmetries); a second search seeded with the first one's
+//! final conflict counts (the best a restart could learn) m-10 457k -> 348k but m-13 437k ->
+//! 385-473k. The exact rule off: 6.20M nodes, the same CPU (14.1 s against 13.5).
 
 mod linear;
 mod probe;
