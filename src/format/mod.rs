@@ -270,6 +270,35 @@ mod tests {
     }
 
     #[test]
+    fn each_json_line_keeps_its_own_boxes() {
+        // 6x6 grids with 2x3 and 3x2 boxes, then a jigsaw: a geometry is lent to the next line
+        // only when its boxes are the same.
+        let givens = format!("[{}]", vec!["0"; 36].join(", "));
+        let boxed = |r, c| {
+            format!(r#"{{"size": 6, "box_rows": {r}, "box_cols": {c}, "givens": {givens}}}"#)
+        };
+        let rows: Vec<Vec<usize>> = (0..6).map(|r| (6 * r..6 * r + 6).collect()).collect();
+        let jigsaw = format!(r#"{{"size": 6, "regions": {rows:?}, "givens": {givens}}}"#);
+        let text = [boxed(2, 3), boxed(2, 3), boxed(3, 2), jigsaw, boxed(2, 3)].join("\n");
+        let shapes: Vec<_> = read_all(&text, None)
+            .unwrap()
+            .iter()
+            .map(|e| e.puzzle.geometry().box_shape())
+            .collect();
+        let (a, b) = (Some((2, 3)), Some((3, 2)));
+        assert_eq!(shapes, [a, a, b, None, a]);
+        let entries = read_all(&text, None).unwrap();
+        assert_eq!(
+            entries[2].puzzle.geometry(),
+            &Geometry::boxed(6, 3, 2).unwrap()
+        );
+        assert_eq!(
+            entries[4].puzzle.geometry(),
+            &Geometry::boxed(6, 2, 3).unwrap()
+        );
+    }
+
+    #[test]
     fn empty_and_unknown_inputs_are_errors() {
         assert!(matches!(read_all("", None), Err(FormatError::Empty)));
         assert!(matches!(read_all(" \n\n", None), Err(FormatError::Empty)));
