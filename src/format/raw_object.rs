@@ -222,12 +222,15 @@ impl Extra {
 /// Write JSON text without the blank space outside its strings.
 fn write_compact<W: Write>(out: &mut W, json: &str) -> std::io::Result<()> {
     let bytes = json.as_bytes();
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
-    if !bytes.iter().any(blank) {
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    if !bytes.iter().any(|&b| blank(b)) {
         return out.write_all(bytes);
     }
-    let (mut start, mut in_string, mut escaped) = (0, false, false);
-    for (i, &b) in bytes.iter().enumerate() {
+    // Kept bytes gather in a buffer on the stack: a few writes, not one per run of them.
+    let mut kept = [0u8; 512];
+    let mut len = 0;
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in bytes {
         if in_string {
             match (escaped, b) {
                 (true, _) => escaped = false,
@@ -237,12 +240,17 @@ fn write_compact<W: Write>(out: &mut W, json: &str) -> std::io::Result<()> {
             }
         } else if b == b'"' {
             in_string = true;
-        } else if blank(&b) {
-            out.write_all(&bytes[start..i])?;
-            start = i + 1;
+        } else if blank(b) {
+            continue;
+        }
+        kept[len] = b;
+        len += 1;
+        if len == kept.len() {
+            out.write_all(&kept)?;
+            len = 0;
         }
     }
-    out.write_all(&bytes[start..])
+    out.write_all(&kept[..len])
 }
 
 /// Reads an object's keys and the ranges of their values within `base`.
@@ -376,6 +384,18 @@ mod tests {
             extra.to_map(),
             json!({"c": 7, "b": true}).as_object().unwrap().clone()
         );
+    }
+
+    #[test]
+    fn long_values_are_compacted_whole() {
+        // Longer than the compacting buffer, with blank space inside and outside strings.
+        let items: Vec<String> = (0..300)
+            .map(|i| format!("{{ \"k\" : \"a {i}\\\" \" }}"))
+            .collect();
+        let text = format!("{{\"x\": [ {} ] }}", items.join(" ,\n "));
+        let object = RawObject::parse(text.clone()).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(line(&object, json!({})), format!("{value}\n"));
     }
 
     #[test]
