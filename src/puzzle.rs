@@ -2,7 +2,7 @@
 
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::{is_reachable, max_sum, min_sum, Cage};
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::{Cell, Geometry, MAX_SIZE};
 use crate::grid::Grid;
 use thiserror::Error;
 
@@ -97,6 +97,25 @@ pub fn cell_name(geometry: &Geometry, cell: Cell) -> String {
     format!("r{}c{}", geometry.row(cell) + 1, geometry.col(cell) + 1)
 }
 
+/// Do the givens repeat no digit in a row, column or box? What `Grid::is_consistent` says, in
+/// one pass over the cells with no lists of house cells built (it runs for every puzzle read).
+fn givens_consistent(geometry: &Geometry, givens: &Grid) -> bool {
+    let mut seen = [DigitSet::EMPTY; 3 * MAX_SIZE];
+    for cell in geometry.cells() {
+        let Some(digit) = givens.get(cell) else {
+            continue;
+        };
+        for house in geometry.houses_of(cell) {
+            let digits = &mut seen[house.as_index()];
+            if digits.contains(digit) {
+                return false;
+            }
+            digits.insert(digit);
+        }
+    }
+    true
+}
+
 impl Puzzle {
     /// Build and validate a puzzle. Cage cells are sorted; cages need not cover every cell.
     pub fn new(
@@ -111,7 +130,7 @@ impl Puzzle {
                 got: givens.size(),
             });
         }
-        if !givens.is_consistent(&geometry) {
+        if !givens_consistent(&geometry, &givens) {
             return Err(Self::find_given_conflict(&geometry, &givens));
         }
         let mut owner = vec![0usize; geometry.cell_count()];
@@ -291,6 +310,34 @@ mod tests {
             Puzzle::new(g4(), e, vec![cage(10, &[0, 1, 2, 3, 7])]).unwrap_err(),
             PuzzleError::CageTooLarge { .. }
         ));
+    }
+
+    proptest::proptest! {
+        /// The one-pass check of the givens says what `Grid::is_consistent` says, on boxed and
+        /// jigsaw grids with few or many givens.
+        #[test]
+        fn givens_check_matches_the_grid_check(
+            shape in 0usize..4,
+            values in proptest::collection::vec(0u8..=16, 256),
+            density in 1usize..6,
+        ) {
+            let geometry = match shape {
+                0 => Geometry::standard(4).unwrap(),
+                1 => Geometry::boxed(6, 3, 2).unwrap(),
+                2 => Geometry::standard(9).unwrap(),
+                _ => Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]).unwrap(),
+            };
+            let n = geometry.size();
+            let cells = geometry.cell_count();
+            let grid_values: Vec<u8> = (0..cells)
+                .map(|i| if i % density == 0 { values[i] % (n as u8 + 1) } else { 0 })
+                .collect();
+            let givens = Grid::from_values(n, grid_values).unwrap();
+            proptest::prop_assert_eq!(
+                givens_consistent(&geometry, &givens),
+                givens.is_consistent(&geometry)
+            );
+        }
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         not_unique: 0,
         undecided: 0,
         noted: false,
+        extra: jsonl::Extra::new(),
     };
     let max_nodes = match args.max_nodes {
         0 => u64::MAX,
@@ -99,16 +100,23 @@ struct Printer<'a> {
     undecided: usize,
     /// The guessed-size note was shown (once per input).
     noted: bool,
+    /// The keys added to each JSON answer, refilled line after line.
+    extra: jsonl::Extra,
 }
 
 impl Printer<'_> {
-    fn print<W: Write>(&mut self, out: &mut W, item: Item, answer: &Answer) -> std::io::Result<()> {
+    fn print<W: Write>(
+        &mut self,
+        out: &mut W,
+        item: &Item,
+        answer: &Answer,
+    ) -> std::io::Result<()> {
         if answer.undecided {
             self.undecided += 1;
         } else if answer.count != 1 {
             self.not_unique += 1;
         }
-        match &item {
+        match item {
             Item::Unsolvable { line, reason } => eprintln!("line {line}: no solution: {reason}"),
             Item::Puzzle(e)
                 if self.format == Format::Seed
@@ -157,33 +165,35 @@ impl Printer<'_> {
     }
 
     fn print_json<W: Write>(
-        &self,
+        &mut self,
         out: &mut W,
-        item: Item,
+        item: &Item,
         answer: &Answer,
     ) -> std::io::Result<()> {
-        let mut extra = jsonl::Object::new();
-        let solution = answer.solution.as_ref().map(|g| g.values().to_vec());
-        extra.insert("solution".into(), serde_json::json!(solution));
+        // The new keys are written as JSON text into a buffer kept from line to line.
+        let extra = &mut self.extra;
+        extra.clear();
+        let solution = answer.solution.as_ref().map(|g| g.values());
+        extra.set("solution", &solution)?;
         if answer.undecided {
-            extra.insert("count".into(), serde_json::Value::Null);
-            extra.insert("undecided".into(), true.into());
+            extra.set("count", &())?;
+            extra.set("undecided", &true)?;
         } else if self.args.count || answer.count != 1 {
-            extra.insert("count".into(), answer.count.into());
+            extra.set("count", &answer.count)?;
         }
         if self.args.stats {
-            extra.insert("time_us".into(), answer.micros.into());
-            extra.insert("nodes".into(), answer.nodes.into());
+            extra.set("time_us", &answer.micros)?;
+            extra.set("nodes", &answer.nodes)?;
         }
         match item {
             Item::Puzzle(entry) => {
-                jsonl::write_answer(out, entry.object.as_ref(), &entry.puzzle, extra)
+                jsonl::write_answer_extra(out, entry.object.as_ref(), &entry.puzzle, extra)
             }
             Item::Unsolvable { line, reason } => {
                 let mut object = jsonl::Object::new();
-                object.insert("line".into(), line.into());
-                object.insert("reason".into(), reason.into());
-                object.extend(extra);
+                object.insert("line".into(), (*line).into());
+                object.insert("reason".into(), reason.as_str().into());
+                object.extend(extra.to_map());
                 jsonl::write_object(out, &object)
             }
         }

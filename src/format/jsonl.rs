@@ -2,7 +2,7 @@
 //! optional `solution` and `cages` (`[{"sum", "cells"}]`, 0-based cell indices); other keys are kept.
 
 use super::error::{excerpt, ErrorKind, FormatError};
-pub use super::raw_object::RawObject;
+pub use super::raw_object::{Extra, RawObject};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry, MAX_SIZE};
 use crate::grid::Grid;
@@ -28,7 +28,18 @@ pub struct JsonPuzzle {
 /// fields; anything unexpected is read again as `serde_json::Value`s to say exactly what is
 /// wrong and where.
 pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
-    let object = RawObject::parse(text.to_string()).map_err(|_| describe_bad_line(text, line))?;
+    parse_owned_line(text.to_string(), line, None)
+}
+
+/// [`parse_line`] of a line the caller owns: its text is kept without a copy. A line whose boxes
+/// are those of `like` (often the line before's geometry) takes a copy of it instead of
+/// building its own.
+pub fn parse_owned_line(
+    text: String,
+    line: usize,
+    like: Option<&Geometry>,
+) -> Result<JsonPuzzle, FormatError> {
+    let object = RawObject::parse_or_return(text).map_err(|text| describe_bad_line(&text, line))?;
     if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
             field: key.to_string(),
@@ -40,6 +51,7 @@ pub fn parse_line(text: &str, line: usize) -> Result<JsonPuzzle, FormatError> {
     let fields = Fields {
         object: &object,
         line,
+        like,
     };
     let (puzzle, solution) = fields.puzzle()?;
     Ok(JsonPuzzle {
@@ -76,7 +88,86 @@ fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> Forma
 #[derive(serde::Deserialize)]
 struct TypedCage {
     sum: u16,
-    cells: Vec<u8>,
+    #[serde(deserialize_with = "cells")]
+    cells: Vec<Cell>,
+}
+
+/// The typed reading of a list of whole numbers from 0 to 255, the room for `n` of them
+/// taken at once (the same as reading a `Vec<u8>`, without growing it step by step).
+fn digits(raw: &str, n: usize) -> serde_json::Result<Vec<u8>> {
+    struct Digits(usize);
+    impl<'de> serde::de::Visitor<'de> for Digits {
+        type Value = Vec<u8>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of whole numbers")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut values = Vec::with_capacity(self.0);
+            while let Some(value) = seq.next_element::<u8>()? {
+                values.push(value);
+            }
+            Ok(values)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let values = serde::Deserializer::deserialize_seq(&mut de, Digits(n.min(MAX_SIZE * MAX_SIZE)))?;
+    de.end()?;
+    Ok(values)
+}
+
+/// The cages as the fast path reads them, the room for a grid's worth taken at once.
+struct TypedCages(Vec<TypedCage>);
+
+impl<'de> serde::Deserialize<'de> for TypedCages {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Cages;
+        impl<'de> serde::de::Visitor<'de> for Cages {
+            type Value = TypedCages;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of cages")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TypedCages, A::Error> {
+                let mut cages = Vec::with_capacity(32);
+                while let Some(cage) = seq.next_element::<TypedCage>()? {
+                    cages.push(cage);
+                }
+                Ok(TypedCages(cages))
+            }
+        }
+        d.deserialize_seq(Cages)
+    }
+}
+
+/// A list of cell indices (whole numbers from 0 to 255), read straight into cells.
+fn cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
+    struct Cells;
+    impl<'de> serde::de::Visitor<'de> for Cells {
+        type Value = Vec<Cell>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of cell indices")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<Cell>, A::Error> {
+            // A cage holds at most 16 cells; a longer list is refused later, by its length.
+            let mut cells = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(16));
+            while let Some(index) = seq.next_element::<u8>()? {
+                cells.push(Cell::new(index));
+            }
+            Ok(cells)
+        }
+    }
+    d.deserialize_seq(Cells)
 }
 
 /// Typed access to the fields of one object, with errors naming the line and field. Each
@@ -84,6 +175,8 @@ struct TypedCage {
 struct Fields<'a> {
     object: &'a RawObject,
     line: usize,
+    /// A geometry to copy when the line's boxes are the same.
+    like: Option<&'a Geometry>,
 }
 
 impl Fields<'_> {
@@ -173,7 +266,12 @@ impl Fields<'_> {
             (Some(_), Some(_)) => {
                 let r = self.whole("box_rows", MAX_SIZE)?;
                 let c = self.whole("box_cols", MAX_SIZE)?;
-                Geometry::boxed(size, r, c).map_err(|e| self.at(e))
+                // A geometry that was built from the same boxes is the same geometry.
+                let same = |g: &&Geometry| g.size() == size && g.box_shape() == Some((r, c));
+                match self.like.filter(same) {
+                    Some(like) => Ok(like.clone()),
+                    None => Geometry::boxed(size, r, c).map_err(|e| self.at(e)),
+                }
             }
             (Some(_), None) | (None, Some(_)) => Err(self.at(ErrorKind::Field {
                 field: "box_rows/box_cols".to_string(),
@@ -215,7 +313,7 @@ impl Fields<'_> {
 
     fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
         let (size, n) = (geometry.size(), geometry.cell_count());
-        let typed = self.object.raw(field).map(serde_json::from_str::<Vec<u8>>);
+        let typed = self.object.raw(field).map(|raw| digits(raw, n));
         if let Some(Ok(values)) = typed {
             if values.len() == n && values.iter().all(|&v| v as usize <= size) {
                 return Ok(Grid::from_values(size, values).expect("length and values checked"));
@@ -232,12 +330,13 @@ impl Fields<'_> {
     }
 
     fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
-        if let Ok(typed) = serde_json::from_str::<Vec<TypedCage>>(raw) {
-            let in_range = |c: &TypedCage| c.cells.iter().all(|&i| (i as usize) < cell_count);
+        if let Ok(TypedCages(typed)) = serde_json::from_str::<TypedCages>(raw) {
+            let in_range = |c: &TypedCage| c.cells.iter().all(|&i| i.as_index() < cell_count);
             if typed.len() <= cell_count && typed.iter().all(in_range) {
-                let cell = |&i: &u8| Cell::new(i);
-                let cage = |c: TypedCage| Cage::new(c.sum, c.cells.iter().map(cell).collect());
-                return Ok(typed.into_iter().map(cage).collect());
+                return Ok(typed
+                    .into_iter()
+                    .map(|c| Cage::new(c.sum, c.cells))
+                    .collect());
             }
         }
         // No more cages than cells: checked before anything is allocated per cage.
@@ -341,6 +440,20 @@ pub fn write_answer<W: Write>(
             object.extend(extra);
             write_object(out, &object)
         }
+    }
+}
+
+/// [`write_answer`] with the new keys' values already written as JSON text (no tree of values
+/// for an input object).
+pub fn write_answer_extra<W: Write>(
+    out: &mut W,
+    object: Option<&RawObject>,
+    puzzle: &Puzzle,
+    extra: &Extra,
+) -> std::io::Result<()> {
+    match object {
+        Some(object) => object.write_with_extra(out, extra),
+        None => write_answer(out, None, puzzle, extra.to_map()),
     }
 }
 

@@ -16,6 +16,7 @@ pub use rows::{read_grid, write_rows};
 pub use seed::write_seed;
 pub use sudocue::write_sudocue;
 
+use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use lines::{Line, Lines};
@@ -113,10 +114,19 @@ pub struct Reader<R> {
     pending: Option<Line>,
     failed: bool,
     size: Option<usize>,
+    /// The geometry of the last JSON line, lent to the next one.
+    geometry: Option<Geometry>,
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
 pub fn is_content(text: &str) -> bool {
+    // A line that starts (after blank space) with neither `/` nor `#` keeps that character
+    // whatever follows: no need to look for a comment in a long JSON line.
+    match text.trim_start().as_bytes().first() {
+        None => return false,
+        Some(b'/' | b'#') => {}
+        Some(_) => return true,
+    }
     let text = seed::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
@@ -139,6 +149,7 @@ impl<R: BufRead> Reader<R> {
             pending: Some(first),
             failed: false,
             size: None,
+            geometry: None,
         })
     }
 
@@ -177,7 +188,11 @@ impl<R: BufRead> Reader<R> {
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
-                let parsed = jsonl::parse_line(&line.text, number)?;
+                let parsed = jsonl::parse_owned_line(line.text, number, self.geometry.as_ref())?;
+                // Keep the geometry for the next lines (most files hold one grid shape).
+                if self.geometry.as_ref() != Some(parsed.puzzle.geometry()) {
+                    self.geometry = Some(parsed.puzzle.geometry().clone());
+                }
                 Entry {
                     line: number,
                     puzzle: parsed.puzzle,
@@ -252,6 +267,35 @@ mod tests {
         let err = reader.next().unwrap().unwrap_err();
         assert_eq!(err.line(), Some(5));
         assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn each_json_line_keeps_its_own_boxes() {
+        // 6x6 grids with 2x3 and 3x2 boxes, then a jigsaw: a geometry is lent to the next line
+        // only when its boxes are the same.
+        let givens = format!("[{}]", vec!["0"; 36].join(", "));
+        let boxed = |r, c| {
+            format!(r#"{{"size": 6, "box_rows": {r}, "box_cols": {c}, "givens": {givens}}}"#)
+        };
+        let rows: Vec<Vec<usize>> = (0..6).map(|r| (6 * r..6 * r + 6).collect()).collect();
+        let jigsaw = format!(r#"{{"size": 6, "regions": {rows:?}, "givens": {givens}}}"#);
+        let text = [boxed(2, 3), boxed(2, 3), boxed(3, 2), jigsaw, boxed(2, 3)].join("\n");
+        let shapes: Vec<_> = read_all(&text, None)
+            .unwrap()
+            .iter()
+            .map(|e| e.puzzle.geometry().box_shape())
+            .collect();
+        let (a, b) = (Some((2, 3)), Some((3, 2)));
+        assert_eq!(shapes, [a, a, b, None, a]);
+        let entries = read_all(&text, None).unwrap();
+        assert_eq!(
+            entries[2].puzzle.geometry(),
+            &Geometry::boxed(6, 3, 2).unwrap()
+        );
+        assert_eq!(
+            entries[4].puzzle.geometry(),
+            &Geometry::boxed(6, 2, 3).unwrap()
+        );
     }
 
     #[test]

@@ -75,12 +75,13 @@ pub fn solve_one(puzzle: &Puzzle, max_nodes: u64) -> Answer {
 /// Solve every entry on `threads` workers (0 = one per core), each within `max_nodes` search
 /// nodes, calling `emit` with each item and its answer in input order. A well-formed puzzle that
 /// breaks a rule is answered 0 and the stream goes on; a malformed entry stops the stream after
-/// the answers before it. The input is read on a thread of its own, ahead of the solving.
+/// the answers before it. The input is read on a thread of its own, ahead of the solving, and
+/// the items are freed there once handed back.
 pub fn solve_stream(
     entries: impl Iterator<Item = Result<Entry, FormatError>> + Send + 'static,
     threads: usize,
     max_nodes: u64,
-    mut emit: impl FnMut(Item, &Answer) -> std::io::Result<()>,
+    mut emit: impl FnMut(&Item, &Answer) -> std::io::Result<()>,
 ) -> Result<(), SolveStreamError> {
     let items = entries.map(|item| match item {
         Ok(entry) => Ok(Item::Puzzle(entry)),
@@ -104,7 +105,8 @@ pub fn solve_stream(
             nodes: 0,
         },
     };
-    stream::ordered(items, threads, work, |item, answer| emit(item, &answer)).map_err(Into::into)
+    stream::ordered_by_ref(items, threads, work, |item, answer| emit(item, &answer))
+        .map_err(Into::into)
 }
 
 impl From<Stop<FormatError>> for SolveStreamError {
