@@ -1,7 +1,7 @@
 //! `Grid`: a value (or nothing) for every cell of an N x N grid.
 
 use crate::bitset::DigitSet;
-use crate::geometry::{Cell, Digit, Geometry, House};
+use crate::geometry::{Cell, Digit, Geometry, MAX_SIZE};
 
 /// Digits placed on an N x N grid; an empty cell holds no digit.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -53,22 +53,23 @@ impl Grid {
     pub fn is_complete(&self) -> bool {
         self.values.iter().all(|&v| v != 0)
     }
-    /// Does no house hold a digit twice? (Empty cells are ignored.)
+    /// Does no house hold a digit twice? (Empty cells are ignored.) One pass over the cells,
+    /// with no lists of house cells built: it runs for every puzzle read.
     pub fn is_consistent(&self, geometry: &Geometry) -> bool {
-        (0..geometry.house_count()).all(|h| {
-            let mut seen = DigitSet::EMPTY;
-            geometry
-                .house_cells(House::new(h as u8))
-                .into_iter()
-                .all(|c| match self.get(c) {
-                    None => true,
-                    Some(d) if seen.contains(d) => false,
-                    Some(d) => {
-                        seen.insert(d);
-                        true
-                    }
-                })
-        })
+        let mut seen = [DigitSet::EMPTY; 3 * MAX_SIZE];
+        for cell in geometry.cells() {
+            let Some(digit) = self.get(cell) else {
+                continue;
+            };
+            for house in geometry.houses_of(cell) {
+                let digits = &mut seen[house.as_index()];
+                if digits.contains(digit) {
+                    return false;
+                }
+                digits.insert(digit);
+            }
+        }
+        true
     }
     /// Is this a complete grid with every house a permutation of 1..=N?
     pub fn is_solved(&self, geometry: &Geometry) -> bool {
