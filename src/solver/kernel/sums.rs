@@ -40,6 +40,17 @@
 //! `exact_of`'s combination filter branch-free over lanes with `point` AND-ing all four words
 //! (hard set 12.13 -> 12.18 s); `cage_open` branch-free over placed cells (1.58-1.62 ->
 //! 1.56-1.62).
+//!
+//! Also dropped (hard set, `scripts/bench_hard.sh --limit 20`, CPU s in all against main, rounds
+//! alternating, loaded machine; 3,777,781 nodes every time): each real cage's still-possible
+//! combinations of the whole cage kept as a bit mask in the copied `State`, narrowed by the cheap
+//! rule (and then also by the exact rule's cache misses), so that later calls in the subtree
+//! test only the live ones. On mathemagic-13 the live lists held 58.3M combinations over 9M
+//! calls against 85.2M in the tables (6.5 against 9.5 a call): too few saved to pay for the mask.
+//! A list of the live ones built per call 12.72, 12.46 against 12.24, 12.06; the filter run over
+//! the live bits directly 12.06, 12.41 against 11.94, 12.05; with the exact rule's kills 12.54,
+//! 12.77 against 12.35, 12.49, and masks for 40 cages instead of 96 12.38, 12.24 against 12.16,
+//! 12.13 (published killers 2-3% fewer puzzles/s).
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
