@@ -8,8 +8,7 @@
 //! boxes too, is the fallback).
 
 use super::fill::{fill_grid, random_grid};
-use super::layout::are_connected;
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::{are_connected, Cell, Geometry};
 use crate::grid::Grid;
 use rand::Rng;
 

@@ -126,11 +126,7 @@ impl CageLayout {
 
     /// Is cage `id` orthogonally connected?
     pub fn is_connected(&self, geometry: &Geometry, id: usize) -> bool {
-        let cells = &self.cages[id];
-        if cells.len() > 32 {
-            return geometry.is_connected(cells);
-        }
-        are_connected(geometry.size(), cells)
+        geometry.is_connected(&self.cages[id])
     }
 
     /// The ids of the cages orthogonally next to `cell`, other than its own, without repeats.
@@ -241,34 +237,6 @@ impl CageLayout {
         }
         delta == 0
     }
-}
-
-/// Are these (at most 32) cells of an `n x n` grid one orthogonally connected group? A breadth-first
-/// search over a bitmask of list positions: no allocation, for cages and regions.
-pub fn are_connected(n: usize, cells: &[Cell]) -> bool {
-    let k = cells.len();
-    debug_assert!(k <= 32);
-    // Row and column of each cell, divided out once (not once per pair).
-    let mut at = [(0usize, 0usize); 32];
-    for (slot, &c) in at.iter_mut().zip(cells) {
-        *slot = (c.as_index() / n, c.as_index() % n);
-    }
-    let adjacent = |(ra, ca): (usize, usize), (rb, cb): (usize, usize)| {
-        (ra == rb && ca.abs_diff(cb) == 1) || (ca == cb && ra.abs_diff(rb) == 1)
-    };
-    let all = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
-    let (mut seen, mut todo) = (1u32 & all, 1u32 & all);
-    while todo != 0 {
-        let i = todo.trailing_zeros() as usize;
-        todo &= todo - 1;
-        for (j, &other) in at[..k].iter().enumerate() {
-            if seen & (1 << j) == 0 && adjacent(at[i], other) {
-                seen |= 1 << j;
-                todo |= 1 << j;
-            }
-        }
-    }
-    seen == all
 }
 
 #[cfg(test)]
