@@ -81,6 +81,40 @@ impl Grid {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// `is_consistent` (which `Puzzle::new` runs on the givens) says what a check of every pair
+        /// of cells says, on boxed and jigsaw grids with few or many givens.
+        #[test]
+        fn consistency_matches_a_check_of_every_pair(
+            shape in 0usize..4,
+            values in proptest::collection::vec(0u8..=16, 256),
+            density in 1usize..6,
+        ) {
+            let geometry = match shape {
+                0 => Geometry::standard(4).unwrap(),
+                1 => Geometry::boxed(6, 3, 2).unwrap(),
+                2 => Geometry::standard(9).unwrap(),
+                _ => Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]).unwrap(),
+            };
+            let n = geometry.size();
+            let cells = geometry.cell_count();
+            let grid_values: Vec<u8> = (0..cells)
+                .map(|i| if i % density == 0 { values[i] % (n as u8 + 1) } else { 0 })
+                .collect();
+            let givens = Grid::from_values(n, grid_values).unwrap();
+            let cells: Vec<Cell> = geometry.cells().collect();
+            let clash = cells.iter().any(|&a| {
+                cells.iter().any(|&b| {
+                    a != b
+                        && givens.get(a).is_some()
+                        && givens.get(a) == givens.get(b)
+                        && geometry.houses_of(a).into_iter().any(|h| geometry.houses_of(b).into_iter().any(|k| k == h))
+                })
+            });
+            proptest::prop_assert_eq!(givens.is_consistent(&geometry), !clash);
+        }
+    }
+
     #[test]
     fn solved_4x4() {
         let g = Geometry::standard(4).unwrap();
