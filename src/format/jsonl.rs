@@ -4,7 +4,7 @@
 use super::error::{excerpt, ErrorKind, FormatError};
 pub use super::raw_object::{Extra, RawObject};
 use crate::cage::Cage;
-use crate::geometry::{Cell, Geometry, MAX_SIZE};
+use crate::geometry::{Cell, Geometry, MAX_CELLS, MAX_SIZE};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use serde_json::{json, Map, Value};
@@ -92,82 +92,48 @@ struct TypedCage {
     cells: Vec<Cell>,
 }
 
-/// The typed reading of a list of whole numbers from 0 to 255, the room for `n` of them
-/// taken at once (the same as reading a `Vec<u8>`, without growing it step by step).
-fn digits(raw: &str, n: usize) -> serde_json::Result<Vec<u8>> {
-    struct Digits(usize);
-    impl<'de> serde::de::Visitor<'de> for Digits {
-        type Value = Vec<u8>;
+/// A JSON list read item by item (as `U`, kept as `map(U)`) into a `Vec` with room for
+/// `capacity` items taken at once: serde_json gives no length to size it by, so reading a `Vec`
+/// would grow it step by step. One reader for the grids, the cages and each cage's cells.
+fn list<'de, U, T, D>(d: D, capacity: usize, map: fn(U) -> T) -> Result<Vec<T>, D::Error>
+where
+    U: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    struct List<U, T>(usize, fn(U) -> T);
+    impl<'de, U: serde::Deserialize<'de>, T> serde::de::Visitor<'de> for List<U, T> {
+        type Value = Vec<T>;
 
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a list of whole numbers")
+            f.write_str("a list")
         }
 
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
-            let mut values = Vec::with_capacity(self.0);
-            while let Some(value) = seq.next_element::<u8>()? {
-                values.push(value);
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut items = Vec::with_capacity(self.0);
+            while let Some(item) = seq.next_element::<U>()? {
+                items.push((self.1)(item));
             }
-            Ok(values)
+            Ok(items)
         }
     }
+    d.deserialize_seq(List(capacity, map))
+}
+
+/// [`list`] over the whole of `raw`.
+fn list_in<'de, U: serde::Deserialize<'de>, T>(
+    raw: &'de str,
+    capacity: usize,
+    map: fn(U) -> T,
+) -> serde_json::Result<Vec<T>> {
     let mut de = serde_json::Deserializer::from_str(raw);
-    let values = serde::Deserializer::deserialize_seq(&mut de, Digits(n.min(MAX_SIZE * MAX_SIZE)))?;
+    let items = list(&mut de, capacity, map)?;
     de.end()?;
-    Ok(values)
+    Ok(items)
 }
 
-/// The cages as the fast path reads them, the room for a grid's worth taken at once.
-struct TypedCages(Vec<TypedCage>);
-
-impl<'de> serde::Deserialize<'de> for TypedCages {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Cages;
-        impl<'de> serde::de::Visitor<'de> for Cages {
-            type Value = TypedCages;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a list of cages")
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<TypedCages, A::Error> {
-                let mut cages = Vec::with_capacity(32);
-                while let Some(cage) = seq.next_element::<TypedCage>()? {
-                    cages.push(cage);
-                }
-                Ok(TypedCages(cages))
-            }
-        }
-        d.deserialize_seq(Cages)
-    }
-}
-
-/// A list of cell indices (whole numbers from 0 to 255), read straight into cells.
+/// A cage's cell indices (whole numbers from 0 to 255), read straight into cells.
 fn cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
-    struct Cells;
-    impl<'de> serde::de::Visitor<'de> for Cells {
-        type Value = Vec<Cell>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a list of cell indices")
-        }
-
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
-            self,
-            mut seq: A,
-        ) -> Result<Vec<Cell>, A::Error> {
-            // A cage holds at most 16 cells; a longer list is refused later, by its length.
-            let mut cells = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(16));
-            while let Some(index) = seq.next_element::<u8>()? {
-                cells.push(Cell::new(index));
-            }
-            Ok(cells)
-        }
-    }
-    d.deserialize_seq(Cells)
+    list(d, 4, Cell::new)
 }
 
 /// Typed access to the fields of one object, with errors naming the line and field. Each
@@ -313,7 +279,10 @@ impl Fields<'_> {
 
     fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
         let (size, n) = (geometry.size(), geometry.cell_count());
-        let typed = self.object.raw(field).map(|raw| digits(raw, n));
+        let typed = self
+            .object
+            .raw(field)
+            .map(|raw| list_in(raw, n.min(MAX_CELLS), |v: u8| v));
         if let Some(Ok(values)) = typed {
             if values.len() == n && values.iter().all(|&v| v as usize <= size) {
                 return Ok(Grid::from_values(size, values).expect("length and values checked"));
@@ -330,7 +299,7 @@ impl Fields<'_> {
     }
 
     fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
-        if let Ok(TypedCages(typed)) = serde_json::from_str::<TypedCages>(raw) {
+        if let Ok(typed) = list_in(raw, 32, |c: TypedCage| c) {
             let in_range = |c: &TypedCage| c.cells.iter().all(|&i| i.as_index() < cell_count);
             if typed.len() <= cell_count && typed.iter().all(in_range) {
                 return Ok(typed
