@@ -19,6 +19,16 @@ pub(crate) struct CageInfo {
     pub(crate) distinct: bool,
 }
 
+/// A cage crossing a house it does not lie in: a digit the rest of the house cannot hold must
+/// sit in the meet, so it leaves the rest of the cage.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Crossing {
+    /// Offset of its cells in `CageSet::crossing_cells`.
+    pub(crate) start: u16,
+    pub(crate) meet: u8,
+    pub(crate) cage_rest: u8,
+}
+
 /// The cages of one puzzle, flattened.
 #[derive(Clone, Debug)]
 pub(crate) struct CageSet {
@@ -40,6 +50,14 @@ pub(crate) struct CageSet {
     pub(crate) rest: Vec<(u16, u8)>,
     /// The house cells beside each cage (see `rest`).
     pub(crate) rest_cells: Vec<u8>,
+    /// Where a cage crosses a house it does not lie in (hard searches only, `load_rest`).
+    pub(crate) crossings: Vec<Crossing>,
+    /// The cells of the crossings: per crossing its meet, then the rest of the house, then the
+    /// rest of the cage.
+    pub(crate) crossing_cells: Vec<u8>,
+    /// Per house, a bit per crossing of that house... (crossings are grouped by house: the range
+    /// of each house's crossings).
+    pub(crate) crossings_of_house: Vec<(u16, u16)>,
     deriver: Deriver,
 }
 
@@ -54,6 +72,9 @@ impl Default for CageSet {
             virtual_near: [0; MAX_CELLS],
             rest: Vec::new(),
             rest_cells: Vec::new(),
+            crossings: Vec::new(),
+            crossing_cells: Vec::new(),
+            crossings_of_house: Vec::new(),
             deriver: Deriver::default(),
         }
     }
@@ -110,6 +131,46 @@ impl CageSet {
             }
             let len = self.rest_cells.len() - start as usize;
             self.rest.push((start, len as u8));
+        }
+        self.crossings.clear();
+        self.crossing_cells.clear();
+        self.crossings_of_house.clear();
+        for h in 0..3 * layout.n {
+            let first = self.crossings.len() as u16;
+            let bits = &layout.house_bits[h];
+            let inside = |c: u8| bits[c as usize >> 6] & (1 << (c & 63)) != 0;
+            let house = layout.house(h);
+            // The house's cells by cage (uncaged cells together, with no rest of cage).
+            let mut seen = vec![];
+            for &c in house {
+                let k = self.cage_of[c as usize];
+                if seen.contains(&k) {
+                    continue;
+                }
+                seen.push(k);
+                let meet: Vec<u8> = house
+                    .iter()
+                    .copied()
+                    .filter(|&d| self.cage_of[d as usize] == k)
+                    .collect();
+                let cage_rest: Vec<u8> = match self.cages.get(k as usize) {
+                    Some(info) => self.cells[info.start as usize..][..info.len as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&d| !inside(d))
+                        .collect(),
+                    None => vec![],
+                };
+                self.crossings.push(Crossing {
+                    start: self.crossing_cells.len() as u16,
+                    meet: meet.len() as u8,
+                    cage_rest: cage_rest.len() as u8,
+                });
+                self.crossing_cells.extend(&meet);
+                self.crossing_cells.extend(&cage_rest);
+            }
+            self.crossings_of_house
+                .push((first, self.crossings.len() as u16));
         }
     }
 

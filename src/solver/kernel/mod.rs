@@ -57,6 +57,7 @@ const DIRTY_WORDS: usize = 8;
 const MAX_PARTS: usize = 2 * MAX_CELLS;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
+const MUST: bool = true;
 
 /// The results of the exact cage rule by their inputs (direct-mapped, `sums::XCACHE` entries),
 /// kept by the `Solver` from one hard search to the next: an entry is a function of its inputs
@@ -197,6 +198,8 @@ pub(crate) struct Search<'a> {
     /// Houses changed since box-line reduction last looked at them (besides `hdirty`, which
     /// hidden singles hand on here when they take them).
     sdirty: u64,
+    /// Houses changed since the cage crossings were last looked at.
+    cdirty: u64,
     /// When to probe next (`probe.rs`).
     probe_pace: probe::Pace,
     /// The union of candidates of each part (`Layout::part_cells`): scratch of
@@ -274,6 +277,7 @@ impl<'a> Search<'a> {
             xcache: Vec::new(),
             hdirty: u64::MAX >> (64 - 3 * layout.n),
             sdirty: 0,
+            cdirty: u64::MAX >> (64 - 3 * layout.n),
             probe_pace: probe::Pace::default(),
             part_union: [0; MAX_PARTS],
         };
@@ -540,8 +544,10 @@ impl<'a> Search<'a> {
             // round, CPU s in all): every dirty cage examined before the new singles are
             // assigned, same nodes, 12.32 -> 12.75; hidden singles before the cages,
             // 12.47 -> 13.00 and Wecoc #2 4,545 -> 4,547 nodes.
+            self.cdirty |= self.sdirty | self.hdirty;
             if self.qlen == 0
                 && !self.locked_candidates(st)?
+                && !self.cage_crossings(st)?
                 && !self.linear_sums(st)?
                 && !self.exact_cages(st)?
             {
@@ -600,6 +606,57 @@ impl<'a> Search<'a> {
                 }
             }
             self.read_parts(st);
+        }
+        Ok(any)
+    }
+
+    /// A digit that the rest of a house cannot hold sits where a cage crosses it, so it leaves
+    /// the rest of that cage (hard searches; the houses changed since the last look).
+    fn cage_crossings(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        if self.linear_set.is_none() {
+            return Ok(false);
+        }
+        let cages = self.cages;
+        let mut any = false;
+        let mut todo = self.cdirty;
+        self.cdirty = 0;
+        while todo != 0 {
+            let h = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (first, end) = cages.crossings_of_house[h];
+            let parts = &cages.crossings[first as usize..end as usize];
+            let mut unions = [0u16; 16];
+            let (mut ones, mut twos) = (0u16, 0u16);
+            for (u, x) in unions.iter_mut().zip(parts) {
+                let cells = &cages.crossing_cells[x.start as usize..][..x.meet as usize];
+                *u = cells.iter().fold(0u16, |u, &c| u | st.cand[c as usize]);
+                twos |= ones & *u;
+                ones |= *u;
+            }
+            let once = ones & !twos & !st.placed[h];
+            if once == 0 {
+                continue;
+            }
+            for (&u, x) in unions.iter().zip(parts) {
+                let gone = u & once;
+                if gone == 0 || x.cage_rest == 0 {
+                    continue;
+                }
+                if MUST {
+                    let k = cages.cage_of[cages.crossing_cells[x.start as usize] as usize] as usize;
+                    let before = self.edits;
+                    self.real_cage_must(st, k, gone)?;
+                    any |= self.edits != before;
+                }
+                let rest = &cages.crossing_cells[x.start as usize + x.meet as usize..]
+                    [..x.cage_rest as usize];
+                for &c in rest {
+                    if st.cand[c as usize] & gone != 0 {
+                        any = true;
+                        self.remove(st, c as usize, gone)?;
+                    }
+                }
+            }
         }
         Ok(any)
     }
@@ -844,6 +901,7 @@ impl<'a> Search<'a> {
         self.ldirty = [0; 4];
         self.hdirty = 0;
         self.sdirty = 0;
+        self.cdirty = 0;
     }
 
     /// The open cell to branch on, or `None` when every cell is solved. The cell with the most

@@ -87,14 +87,22 @@ impl Search<'_> {
             Some(_) => cages.rest_of(i),
             None => &[],
         };
-        let open = self.cage_open(st, cages.cells_in(info), info.sum, rest, exact)?;
+        let open = self.cage_open(st, cages.cells_in(info), info.sum, rest, 0, exact)?;
         Ok(open > EXACT_CELLS)
+    }
+
+    /// As `real_cage` (cheap rule), knowing that the cage holds the digits `must`.
+    pub(super) fn real_cage_must(&mut self, st: &mut State, i: usize, must: u16) -> Step {
+        let cages = self.cages;
+        let info = cages.cages[i];
+        self.cage_open(st, cages.cells_in(info), info.sum, &[], must, false)
+            .map(|_| ())
     }
 
     /// Restrict the open cells of `cells` (distinct digits adding up to `sum`, no house beside
     /// them) to the digits of the combinations still possible, exactly in a hard search.
     pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
-        self.cage_open(st, cells, sum, &[], true).map(|_| ())
+        self.cage_open(st, cells, sum, &[], 0, true).map(|_| ())
     }
 
     /// As `cage_over`, returning how many of the cells were open; `rest` is the rest of a house
@@ -107,6 +115,7 @@ impl Search<'_> {
         cells: &[u8],
         sum: u16,
         rest: &[u8],
+        must: u16,
         exact: bool,
     ) -> Result<usize, Contradiction> {
         let layout = self.layout;
@@ -140,7 +149,7 @@ impl Search<'_> {
                 self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
             }
             2 if rest.is_empty() => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
-            _ => self.cage_combos(st, &open[..k], s, used, rest, exact),
+            _ => self.cage_combos(st, &open[..k], s, used, rest, must, exact),
         }?;
         Ok(k)
     }
@@ -208,6 +217,7 @@ impl Search<'_> {
         s: usize,
         used: u16,
         rest: &[u8],
+        must: u16,
         exact_wanted: bool,
     ) -> Step {
         let mut xs = [0u16; 16];
@@ -217,7 +227,8 @@ impl Search<'_> {
             union |= *x;
         }
         // Digits the rest of the house cannot hold must be in the cage.
-        let must = if rest.is_empty() {
+        let must = must & !used
+            | if rest.is_empty() {
             0
         } else {
             let outside = rest.iter().fold(0, |u, &c| u | st.cand[c as usize]);
