@@ -93,7 +93,12 @@ pub(crate) struct State {
     /// (measured: 7% fewer instructions on 9x9 killers than an 81-cell state).
     cand: [u16; MAX_CELLS],
     placed: [u16; MAX_HOUSES],
+    /// Per real cage (the first `MUST_CAGES`), digits it is known to hold (`cage_crossings`).
+    must: [u16; MUST_CAGES],
 }
+
+/// Cages whose known digits the state keeps.
+const MUST_CAGES: usize = 96;
 
 /// `dst |= src` over a 256-bit set.
 #[inline(always)]
@@ -335,6 +340,7 @@ impl<'a> Search<'a> {
         let mut st = State {
             cand: [0; MAX_CELLS],
             placed: [0; MAX_HOUSES],
+            must: [0; MUST_CAGES],
         };
         st.cand[..self.layout.cells].fill(self.layout.all);
         for (c, &v) in givens.iter().enumerate() {
@@ -644,9 +650,18 @@ impl<'a> Search<'a> {
                 }
                 if MUST {
                     let k = cages.cage_of[cages.crossing_cells[x.start as usize] as usize] as usize;
-                    let before = self.edits;
-                    self.real_cage_must(st, k, gone)?;
-                    any |= self.edits != before;
+                    if k < MUST_CAGES {
+                        if gone & !st.must[k] != 0 {
+                            st.must[k] |= gone;
+                            let before = self.edits;
+                            self.real_cage_must(st, k, st.must[k])?;
+                            any |= self.edits != before;
+                        }
+                    } else {
+                        let before = self.edits;
+                        self.real_cage_must(st, k, gone)?;
+                        any |= self.edits != before;
+                    }
                 }
                 let rest = &cages.crossing_cells[x.start as usize + x.meet as usize..]
                     [..x.cage_rest as usize];

@@ -60,6 +60,7 @@ use crate::solver::layout::Board;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
 const EXACT_CELLS: usize = 3;
+const MUSTX: bool = true;
 
 impl Search<'_> {
     /// Restrict the open cells of a derived cage to the digits of the combinations still possible.
@@ -87,7 +88,8 @@ impl Search<'_> {
             Some(_) => cages.rest_of(i),
             None => &[],
         };
-        let open = self.cage_open(st, cages.cells_in(info), info.sum, rest, 0, exact)?;
+        let must = if MUSTX { st.must.get(i).copied().unwrap_or(0) } else { 0 };
+        let open = self.cage_open(st, cages.cells_in(info), info.sum, rest, must, exact)?;
         Ok(open > EXACT_CELLS)
     }
 
