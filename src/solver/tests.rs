@@ -346,7 +346,7 @@ fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
     let layout = Layout::new(puzzle.geometry());
     let mut cages = CageSet::default();
     cages.load(puzzle, &layout);
-    cages.load_rest(&layout);
+    cages.load_crossings(&layout);
     let mut linear = LinearSet::default();
     linear.derive(&layout, &cages.cages, &cages.cells, &[]);
     let mut solutions = Vec::new();

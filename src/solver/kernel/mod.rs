@@ -521,9 +521,7 @@ impl<'a> Search<'a> {
                 self.assign(st, c)?;
             }
             if let Some(i) = self.pop_dirty() {
-                if self.real_cage(st, i, false)? && self.exact {
-                    self.xdirty[(i >> 6) & (DIRTY_WORDS - 1)] |= 1 << (i & 63);
-                }
+                self.cheap_cage(st, i, 0)?;
                 continue;
             }
             if self.vdirty != 0 {
@@ -633,6 +631,16 @@ impl<'a> Search<'a> {
         Ok(false)
     }
 
+    /// The cheap rule of real cage `i` (which holds `must`), leaving it to the exact rule when
+    /// that could find more.
+    #[inline(always)]
+    fn cheap_cage(&mut self, st: &mut State, i: usize, must: u16) -> Step {
+        if self.real_cage(st, i, must, false)? && self.exact {
+            self.xdirty[(i >> 6) & (DIRTY_WORDS - 1)] |= 1 << (i & 63);
+        }
+        Ok(())
+    }
+
     /// The exact cage rule over the cages changed since it last saw them (hard searches only,
     /// after the cheaper rules): true once one of them pruned.
     fn exact_cages(&mut self, st: &mut State) -> Result<bool, Contradiction> {
@@ -644,7 +652,7 @@ impl<'a> Search<'a> {
             while self.xdirty[w] != 0 {
                 let tz = self.xdirty[w].trailing_zeros() as usize;
                 self.xdirty[w] &= self.xdirty[w] - 1;
-                self.real_cage(st, w * 64 + tz, true)?;
+                self.real_cage(st, w * 64 + tz, 0, true)?;
                 if self.edits != before {
                     return Ok(true);
                 }
@@ -767,9 +775,10 @@ impl<'a> Search<'a> {
         if once == 0 {
             return Ok(());
         }
+        let real = cages.cages.len() as u16;
         for (&u, x) in unions.iter().zip(parts) {
             let gone = u & once;
-            if gone == 0 || x.cage_rest == 0 {
+            if gone == 0 || x.cage == real {
                 continue;
             }
             let at = x.start as usize + x.meet as usize;
@@ -778,14 +787,12 @@ impl<'a> Search<'a> {
                     self.remove(st, c as usize, gone)?;
                 }
             }
-            let k = cages.cage_of[cages.crossing_cells[x.start as usize] as usize] as usize;
-            if k < MUST_CAGES {
-                if gone & !st.must[k] != 0 {
-                    st.must[k] |= gone;
-                    self.real_cage_must(st, k, st.must[k])?;
-                }
-            } else {
-                self.real_cage_must(st, k, gone)?;
+            let k = x.cage as usize;
+            if k >= MUST_CAGES {
+                self.cheap_cage(st, k, gone)?;
+            } else if gone & !st.must[k] != 0 {
+                st.must[k] |= gone;
+                self.cheap_cage(st, k, 0)?;
             }
         }
         Ok(())
