@@ -46,6 +46,19 @@
 //! cell 3.29M and 3.37M against 3.22M (symmetries); a second search seeded with the first one's
 //! final conflict counts (the best a restart could learn) m-10 457k -> 348k but m-13 437k ->
 //! 385-473k. The exact rule off: 6.20M nodes, the same CPU (14.1 s against 13.5).
+//!
+//! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
+//! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
+//! linear sum, a house, a box-line segment, or a placed cell and the peer it emptied; a field set
+//! before each rule) credited each of its cells in `conflict`. On the 17 hard killers' 16 images
+//! each (sums of the mean nodes, one run each, loaded machine; 2.52M nodes and 170 s of CPU as
+//! it is): +1 per cell of the constraint instead of the decision cell's +1, 6.87M nodes and 461
+//! s; +1 per cell besides it, 3.88M and 253 s; the decision cell's +K with the seeds scaled by K
+//! (each cell of the constraint gets 1/K of a conflict), K = 4 2.52M, K = 8 2.43M (2.47M without
+//! houses and segments), K = 16 2.41M, alternated with the start (`cmp.sh`) 165.6 s against
+//! 170.9 (B/A 0.969; per puzzle -25% to +35% nodes). The more weight the constraint gets, the
+//! worse: the decision cell's own count is the better signal, and at 1/16 the gain is within
+//! the tree's noise.
 
 mod linear;
 mod probe;
