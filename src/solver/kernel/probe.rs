@@ -27,9 +27,11 @@
 //! Re-tuned once the cage crossings (`cage_crossings`) made propagation stronger, on the 16
 //! images of each hard killer (`scripts/bench_hard.sh --limit 60 --symmetries`, sums of the 17
 //! mean nodes and of the CPU seconds; loaded machine: the same binary took 161.9, 173.2, 169.9
-//! s in three runs). `SHARE` 2 -> 3: 2.516M -> 2.408M nodes, fewer on 11 of the 17 (mathemagic-5
+//! and 168.7 s in four runs). `SHARE` 2 -> 3: 2.516M -> 2.408M nodes, fewer on 11 of the 17 (mathemagic-5
 //! -21%, -14 -16%, -9 -12%; -2 +16%, and the three Wecoc killers, the only other layouts,
-//! +6-11%); CPU 173.2 -> 160.5 and 169.9 -> 158.7 s in two alternating pairs. Tried (nodes):
+//! +6-11%); CPU 173.2 -> 160.5, 169.9 -> 158.7 and 168.7 -> 156.1 s in three alternating
+//! pairs; the published killers unchanged (light searches only); 5,000 generated killers (seed
+//! 7) the same but for the nodes stored for the one whose check went hard. Tried (nodes):
 //! `SHARE` 1 2.734M, 2.5 2.449M, 4 2.471M, 6 2.593M; `RATE` 4 2.617M, 16 2.553M; `RETRY` 16
 //! 2.432M (but 166.2 s), 256 2.598M; `SHARE` 3 with `RETRY` 16 2.451M.
 
