@@ -32,7 +32,7 @@ use rand_pcg::Pcg64Mcg;
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "14";
+pub const GENERATOR_VERSION: &str = "15";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]

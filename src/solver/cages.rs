@@ -19,13 +19,18 @@ pub(crate) struct CageInfo {
     pub(crate) distinct: bool,
 }
 
-/// A cage crossing a house it does not lie in: a digit the rest of the house cannot hold must
-/// sit in the meet, so it leaves the rest of the cage.
+/// Where a cage meets a house (or the house's uncaged cells, which have no cage): a digit the
+/// rest of the house cannot hold sits in the meet, so the cage holds it and the rest of the cage
+/// cannot.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Crossing {
-    /// Offset of its cells in `CageSet::crossing_cells`.
+    /// Offset of its cells in `CageSet::crossing_cells`: the meet, then the rest of the cage.
     pub(crate) start: u16,
+    /// The cage (`cages.len()` for the uncaged cells).
+    pub(crate) cage: u16,
+    /// Cells of the meet.
     pub(crate) meet: u8,
+    /// Cells of the cage outside the house.
     pub(crate) cage_rest: u8,
 }
 
@@ -45,18 +50,11 @@ pub(crate) struct CageSet {
     pub(crate) virtual_of: [u64; MAX_CELLS],
     /// Per cell, the derived constraints holding it or one of its peers.
     pub(crate) virtual_near: [u64; MAX_CELLS],
-    /// Per cage, where its house's other cells are in `rest_cells` (empty when the cage lies in
-    /// no single house or fills one): the digits the cage leaves must fit there.
-    pub(crate) rest: Vec<(u16, u8)>,
-    /// The house cells beside each cage (see `rest`).
-    pub(crate) rest_cells: Vec<u8>,
-    /// Where a cage crosses a house it does not lie in (hard searches only, `load_rest`).
+    /// Each house's cells cage by cage (hard searches only, `load_crossings`), house after house.
     pub(crate) crossings: Vec<Crossing>,
-    /// The cells of the crossings: per crossing its meet, then the rest of the house, then the
-    /// rest of the cage.
+    /// The cells of the crossings: per crossing its meet, then the rest of its cage.
     pub(crate) crossing_cells: Vec<u8>,
-    /// Per house, a bit per crossing of that house... (crossings are grouped by house: the range
-    /// of each house's crossings).
+    /// Per house, its range in `crossings` (empty before `load_crossings`).
     pub(crate) crossings_of_house: Vec<(u16, u16)>,
     deriver: Deriver,
 }
@@ -70,8 +68,6 @@ impl Default for CageSet {
             virtuals: Vec::new(),
             virtual_of: [0; MAX_CELLS],
             virtual_near: [0; MAX_CELLS],
-            rest: Vec::new(),
-            rest_cells: Vec::new(),
             crossings: Vec::new(),
             crossing_cells: Vec::new(),
             crossings_of_house: Vec::new(),
@@ -87,8 +83,9 @@ impl CageSet {
         self.cells.clear();
         self.cages.clear();
         self.virtuals.clear();
-        self.rest.clear();
-        self.rest_cells.clear();
+        self.crossings.clear();
+        self.crossing_cells.clear();
+        self.crossings_of_house.clear();
         if puzzle.cages().is_empty() {
             return;
         }
@@ -108,30 +105,9 @@ impl CageSet {
         self.load_virtuals(layout);
     }
 
-    /// The rest of the house of each cage lying inside one (see `rest`): for hard searches only,
-    /// so that the published killers (one or two nodes each) do not pay for it.
-    pub(crate) fn load_rest(&mut self, layout: &Layout) {
-        self.rest.clear();
-        self.rest_cells.clear();
-        for info in &self.cages {
-            let cells = &self.cells[info.start as usize..][..info.len as usize];
-            let start = self.rest_cells.len() as u16;
-            let house = layout.houses_of[cells[0] as usize].iter().find(|&&h| {
-                let bits = &layout.house_bits[h as usize];
-                cells
-                    .iter()
-                    .all(|&c| bits[c as usize >> 6] & (1 << (c & 63)) != 0)
-            });
-            if let Some(&h) = house {
-                let rest = layout
-                    .house(h as usize)
-                    .iter()
-                    .filter(|c| !cells.contains(c));
-                self.rest_cells.extend(rest);
-            }
-            let len = self.rest_cells.len() - start as usize;
-            self.rest.push((start, len as u8));
-        }
+    /// The crossings of cages and houses (see `crossings`): for hard searches only, so that the
+    /// published killers (one or two nodes each) do not pay for them.
+    pub(crate) fn load_crossings(&mut self, layout: &Layout) {
         self.crossings.clear();
         self.crossing_cells.clear();
         self.crossings_of_house.clear();
@@ -163,6 +139,7 @@ impl CageSet {
                 };
                 self.crossings.push(Crossing {
                     start: self.crossing_cells.len() as u16,
+                    cage: k,
                     meet: meet.len() as u8,
                     cage_rest: cage_rest.len() as u8,
                 });
@@ -171,16 +148,6 @@ impl CageSet {
             }
             self.crossings_of_house
                 .push((first, self.crossings.len() as u16));
-        }
-    }
-
-    /// The house cells beside real cage `i` (empty when it lies in no single house, or before
-    /// `load_rest`).
-    #[inline]
-    pub(crate) fn rest_of(&self, i: usize) -> &[u8] {
-        match self.rest.get(i) {
-            Some(&(start, len)) => &self.rest_cells[start as usize..][..len as usize],
-            None => &[],
         }
     }
 

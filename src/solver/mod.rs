@@ -126,7 +126,7 @@ impl Solver {
             );
             if cut && max_nodes > first {
                 solutions.clear();
-                self.cages.load_rest(layout);
+                self.cages.load_crossings(layout);
                 let cages = &self.cages;
                 let known: Vec<Board> = cages
                     .virtuals

@@ -346,7 +346,7 @@ fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
     let layout = Layout::new(puzzle.geometry());
     let mut cages = CageSet::default();
     cages.load(puzzle, &layout);
-    cages.load_rest(&layout);
+    cages.load_crossings(&layout);
     let mut linear = LinearSet::default();
     linear.derive(&layout, &cages.cages, &cages.cells, &[]);
     let mut solutions = Vec::new();
@@ -368,4 +368,26 @@ fn a_cage_keeps_the_digits_the_rest_of_its_house_cannot_hold() {
     let puzzle = Puzzle::new(Geometry::standard(6).unwrap(), givens, cages).unwrap();
     let cand = root_candidates(&puzzle).expect("no contradiction");
     assert_eq!((cand[0], cand[1]), (0b10_0001, 0b10_0001));
+}
+
+#[test]
+fn a_digit_a_house_holds_only_where_a_cage_crosses_it_leaves_the_rest_of_the_cage() {
+    // 9x9, cage {r1c3, r1c4, r2c3} = 15, which crosses row 1 over two boxes. The given 9s at
+    // r3c7, r4c1, r5c5, r7c2 and r8c6 leave row 1 its 9 only at r1c3 or r1c4, both in the cage,
+    // so r2c3 (the rest of the cage) cannot hold 9. Then row 2's 9 is at r2c4, box 2's at r2c4,
+    // so r1c4 loses 9 and r1c3 is 9. Without the rule the 9s of rows 1 and 2 could be either
+    // way round (no box-line reduction, no cage rule tells).
+    let cells = |v: &[u8]| v.iter().map(|&i| Cell::new(i)).collect();
+    let mut givens = vec![0; 81];
+    for (row, col) in [(3, 7), (4, 1), (5, 5), (7, 2), (8, 6)] {
+        givens[(row - 1) * 9 + col - 1] = 9;
+    }
+    let givens = Grid::from_values(9, givens).unwrap();
+    let cages = vec![Cage::new(15, cells(&[2, 3, 11]))];
+    let puzzle = Puzzle::new(Geometry::standard(9).unwrap(), givens, cages).unwrap();
+    let cand = root_candidates(&puzzle).expect("no contradiction");
+    let nine = 1 << 8;
+    assert_eq!(cand[11] & nine, 0, "r2c3 keeps 9");
+    assert_eq!(cand[2], nine, "r1c3 is not 9");
+    assert_eq!(cand[12] & nine, nine, "r2c4 lost 9");
 }

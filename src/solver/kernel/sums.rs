@@ -60,7 +60,6 @@ use crate::solver::layout::Board;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
 const EXACT_CELLS: usize = 3;
-const MUSTX: bool = true;
 
 impl Search<'_> {
     /// Restrict the open cells of a derived cage to the digits of the combinations still possible.
@@ -69,54 +68,40 @@ impl Search<'_> {
         self.cage_over(st, cages.cells_in(info), info.sum)
     }
 
-    /// As `cage`, for real cage `i`: in a hard search (the linear sums in use), with the rest of
-    /// its house when it lies in one (measured: 7-11% off the rate of the published killers,
-    /// which need one or two nodes, when used from the start), and exactly if `exact`. True if
-    /// the exact rule could still find more: the cage has more than `EXACT_CELLS` open cells
-    /// (with fewer, the cheap rules of a hard search already keep exactly the digits of some full
-    /// assignment, so the exact pass would find nothing; measured on the 17 hard killers: the
-    /// same nodes but on Wecoc #2, 3,485 -> 3,499, CPU 30.4 -> 29.6 s in all).
+    /// As `cage`, for real cage `i`, which holds the digits `must` (and those the state knows
+    /// it holds, `State::must`), exactly if `exact`. True if the exact rule could still find
+    /// more: the cage has more than `EXACT_CELLS` open cells (with fewer, the cheap rules of a
+    /// hard search already keep exactly the digits of some full assignment, so the exact pass
+    /// would find nothing; measured on the 17 hard killers: the same nodes but on Wecoc #2,
+    /// 3,485 -> 3,499, CPU 30.4 -> 29.6 s in all).
     pub(super) fn real_cage(
         &mut self,
         st: &mut State,
         i: usize,
+        must: u16,
         exact: bool,
     ) -> Result<bool, Contradiction> {
         let cages = self.cages;
         let info = cages.cages[i];
-        let rest = match self.linear_set {
-            Some(_) => cages.rest_of(i),
-            None => &[],
-        };
-        let must = if MUSTX { st.must.get(i).copied().unwrap_or(0) } else { 0 };
-        let open = self.cage_open(st, cages.cells_in(info), info.sum, rest, must, exact)?;
+        let must = must | st.must.get(i).copied().unwrap_or(0);
+        let open = self.cage_open(st, cages.cells_in(info), info.sum, must, exact)?;
         Ok(open > EXACT_CELLS)
-    }
-
-    /// As `real_cage` (cheap rule), knowing that the cage holds the digits `must`.
-    pub(super) fn real_cage_must(&mut self, st: &mut State, i: usize, must: u16) -> Step {
-        let cages = self.cages;
-        let info = cages.cages[i];
-        self.cage_open(st, cages.cells_in(info), info.sum, &[], must, false)
-            .map(|_| ())
     }
 
     /// Restrict the open cells of `cells` (distinct digits adding up to `sum`, no house beside
     /// them) to the digits of the combinations still possible, exactly in a hard search.
     pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
-        self.cage_open(st, cells, sum, &[], 0, true).map(|_| ())
+        self.cage_open(st, cells, sum, 0, true).map(|_| ())
     }
 
-    /// As `cage_over`, returning how many of the cells were open; `rest` is the rest of a house
-    /// holding `cells` (or empty), where the digits a combination leaves out must still fit, and
-    /// the exact rule is asked for with `exact`.
+    /// As `cage_over`, returning how many of the cells were open; `must` are digits the cage
+    /// holds, and the exact rule is asked for with `exact`.
     #[inline(always)]
     fn cage_open(
         &mut self,
         st: &mut State,
         cells: &[u8],
         sum: u16,
-        rest: &[u8],
         must: u16,
         exact: bool,
     ) -> Result<usize, Contradiction> {
@@ -150,8 +135,10 @@ impl Search<'_> {
                 }
                 self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
             }
-            2 if rest.is_empty() => self.cage_pair(st, open[0] as usize, open[1] as usize, s, used),
-            _ => self.cage_combos(st, &open[..k], s, used, rest, must, exact),
+            2 if must & !used == 0 => {
+                self.cage_pair(st, open[0] as usize, open[1] as usize, s, used)
+            }
+            _ => self.cage_combos(st, &open[..k], s, used, must, exact),
         }?;
         Ok(k)
     }
@@ -208,9 +195,9 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Three or more open cells (or two beside the `rest` of their house): keep the
-    /// combinations that avoid placed digits, that every open cell can take part in and whose
-    /// left-out digits the rest of the house can still hold. With `exact_wanted` in a hard search
+    /// Three or more open cells (or two that must hold some digits): keep the combinations that
+    /// avoid placed digits, that every open cell can take part in and that hold the digits
+    /// `must`. With `exact_wanted` in a hard search
     /// on a grid up to 9x9, the exact rule (`cage_exact`) instead.
     fn cage_combos(
         &mut self,
@@ -218,7 +205,6 @@ impl Search<'_> {
         open: &[u8],
         s: usize,
         used: u16,
-        rest: &[u8],
         must: u16,
         exact_wanted: bool,
     ) -> Step {
@@ -228,14 +214,8 @@ impl Search<'_> {
             *x = st.cand[c as usize] & !used;
             union |= *x;
         }
-        // Digits the rest of the house cannot hold must be in the cage.
-        let must = must & !used
-            | if rest.is_empty() {
-            0
-        } else {
-            let outside = rest.iter().fold(0, |u, &c| u | st.cand[c as usize]);
-            self.layout.all & !outside & !used
-        };
+        // The digits the cage must hold among its open cells.
+        let must = must & !used;
         let xs = &xs[..open.len()];
         if exact_wanted && self.exact {
             return self.cage_exact(st, open, xs, s, union, must);
