@@ -242,6 +242,8 @@ const DECAY_INTERVAL: u32 = 1 << 14;
 /// rule, on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, nodes in all): 2^12 6.05M
 /// with four over the limit, 2^14 6.17M, 2^15 5.75M, 2^16 5.46M, 2^17 5.41M, 2^18 (no halving
 /// in these searches) 5.39M. Halving per node instead of per conflict (as sigh's solver): 7.02M.
+/// Again with the cage crossings, on the 16 images of each (`bench_hard.sh --symmetries`, sum
+/// of the 17 means): 2^15 2.530M, 2^16 2.516M, 2^17 2.522M; flat, so kept.
 const HARD_DECAY_INTERVAL: u32 = 1 << 16;
 
 impl<'a> Search<'a> {
@@ -336,7 +338,11 @@ impl<'a> Search<'a> {
     /// all-positive twins still twice took 8.3 s (worst 0.97), counting every twin once 15.5,
     /// and no seeds from the linear sums 10.2; the 8.3 variant took 7.2 s against 3.2 on eight
     /// generated killers (min_cages 12, max_cages 14, seed 4). 14 of the 17 share one layout:
-    /// too narrow a set to choose seeds on.
+    /// too narrow a set to choose seeds on. Again with the cage crossings (`bench_hard.sh
+    /// --symmetries`, sum of the 17 mean nodes, 2.516M as it is): the real cages' seeds halved
+    /// 2.537M, doubled 2.493M; the linear sums' halved 2.488M, doubled 2.439M (fewer on only 10
+    /// of the 17, mathemagic-7 +21%; with `SHARE` 3 in `probe.rs` 2.451M against 2.408M); the
+    /// derived cages' halved or doubled, the same nodes on every puzzle. Kept as they are.
     fn seed_conflicts(&mut self) {
         let (layout, cages) = (self.layout, self.cages);
         let n = layout.n as u32;

@@ -23,11 +23,23 @@
 //! share cap alone 4.30-5.14M (0.5-2 trials per node), with the rate a share of 1.5, 2.5, 3 or
 //! 4: 3.98-4.31M; doubling the nodes skipped after each pass that found nothing (up to 8-32,
 //! no rate) 4.40-4.50M. Per-puzzle times swing widely with these settings.
+//!
+//! Re-tuned once the cage crossings (`cage_crossings`) made propagation stronger, on the 16
+//! images of each hard killer (`scripts/bench_hard.sh --limit 60 --symmetries`, sums of the 17
+//! mean nodes and of the CPU seconds; loaded machine: the same binary took 161.9, 173.2, 169.9
+//! and 168.7 s in four runs). `SHARE` 2 -> 3: 2.516M -> 2.408M nodes, fewer on 11 of the 17 (mathemagic-5
+//! -21%, -14 -16%, -9 -12%; -2 +16%, and the three Wecoc killers, the only other layouts,
+//! +6-11%); CPU 173.2 -> 160.5, 169.9 -> 158.7 and 168.7 -> 156.1 s in three alternating
+//! pairs; the published killers unchanged (light searches only); 5,000 generated killers (seed
+//! 7) the same but for the nodes stored for the one whose check went hard. Tried (nodes):
+//! `SHARE` 1 2.734M, 2.5 2.449M, 4 2.471M, 6 2.593M; `RATE` 4 2.617M, 16 2.553M; `RETRY` 16
+//! 2.432M (but 166.2 s), 256 2.598M; `SHARE` 3 with `RETRY` 16 2.451M.
 
 use super::{Contradiction, Search, State};
 
-/// Probe trials allowed per node entered, in all: probing stops while it has taken more.
-const SHARE: u64 = 2;
+/// Probe trials allowed per node entered, in all: probing stops while it has taken more (3
+/// since the cage crossings, 2 before: measured above).
+const SHARE: u64 = 3;
 /// Probing goes on while at least one recent trial in `RATE` failed...
 const RATE: u32 = 8;
 /// ...and otherwise once every `RETRY` nodes entered, to see whether it pays again.
