@@ -24,18 +24,18 @@
 //! 4: 3.98-4.31M; doubling the nodes skipped after each pass that found nothing (up to 8-32,
 //! no rate) 4.40-4.50M. Per-puzzle times swing widely with these settings.
 //!
-//! Re-tuned once the cage crossings (`cage_crossings`) made propagation stronger, on the 16
-//! images of each hard killer (`scripts/bench_hard.sh --limit 60 --symmetries`, sums of the 17
-//! mean nodes and of the CPU seconds; loaded machine: the same binary took 161.9, 173.2, 169.9
-//! and 168.7 s in four runs). `SHARE` 2 -> 3: 2.516M -> 2.408M nodes, fewer on 11 of the 17 (mathemagic-5
-//! -21%, -14 -16%, -9 -12%; -2 +16%, and the three Wecoc killers, the only other layouts,
-//! +6-11%); CPU 173.2 -> 160.5, 169.9 -> 158.7 and 168.7 -> 156.1 s in three alternating
-//! pairs; the published killers unchanged (light searches only); 5,000 generated killers (seed
-//! 7) the same but for the nodes stored for the one whose check went hard. Again on the rule
-//! as merged (main 2d6928a): 2.519M -> 2.433M nodes (fewer on 11), CPU 169.7 and 170.8 s
-//! against 160.6 and 161.6 (order 2, 3, 3, 2). Tried (nodes):
-//! `SHARE` 1 2.734M, 2.5 2.449M, 4 2.471M, 6 2.593M; `RATE` 4 2.617M, 16 2.553M; `RETRY` 16
-//! 2.432M (but 166.2 s), 256 2.598M; `SHARE` 3 with `RETRY` 16 2.451M.
+//! Re-tuned once the cage crossings (`Search::crossings`) made propagation stronger, on the 16
+//! images of each hard killer (`scripts/bench_hard.sh --limit 60 --symmetries`, sums of the 17 mean
+//! nodes and of the CPU seconds; loaded machine: the same binary took 161.9, 173.2, 169.9 and 168.7
+//! s in four runs). `SHARE` 2 -> 3: 2.516M -> 2.408M nodes, fewer on 11 of the 17 (mathemagic-5
+//! -21%, -14 -16%, -9 -12%; -2 +16%, and the three Wecoc killers, the only other layouts, +6-11%);
+//! CPU 173.2 -> 160.5, 169.9 -> 158.7 and 168.7 -> 156.1 s in three alternating pairs; the
+//! published killers unchanged (light searches only); 5,000 generated killers (seed 7) the same but
+//! for the nodes stored for the one whose check went hard. Again on the rule as merged (main
+//! 2d6928a): 2.519M -> 2.433M nodes (fewer on 11), CPU 169.7 and 170.8 s against 160.6 and 161.6
+//! (order 2, 3, 3, 2). Tried (nodes): `SHARE` 1 2.734M, 2.5 2.449M, 4 2.471M, 6 2.593M; `RATE` 4
+//! 2.617M, 16 2.553M; `RETRY` 16 2.432M (but 166.2 s), 256 2.598M; `SHARE` 3 with `RETRY` 16
+//! 2.451M.
 
 use super::{Contradiction, Search, State};
 
