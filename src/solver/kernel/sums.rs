@@ -88,8 +88,8 @@ impl Search<'_> {
         Ok(open > EXACT_CELLS)
     }
 
-    /// Restrict the open cells of `cells` (distinct digits adding up to `sum`, no house beside
-    /// them) to the digits of the combinations still possible, exactly in a hard search.
+    /// Restrict the open cells of `cells` (distinct digits adding up to `sum`) to the digits of
+    /// the combinations still possible, exactly in a hard search.
     pub(super) fn cage_over(&mut self, st: &mut State, cells: &[u8], sum: u16) -> Step {
         self.cage_open(st, cells, sum, 0, true).map(|_| ())
     }
@@ -197,8 +197,8 @@ impl Search<'_> {
 
     /// Three or more open cells (or two that must hold some digits): keep the combinations that
     /// avoid placed digits, that every open cell can take part in and that hold the digits
-    /// `must`. With `exact_wanted` in a hard search
-    /// on a grid up to 9x9, the exact rule (`cage_exact`) instead.
+    /// `must`. With `exact_wanted` in a hard search on a grid up to 9x9, the exact rule
+    /// (`cage_exact`) instead.
     fn cage_combos(
         &mut self,
         st: &mut State,
