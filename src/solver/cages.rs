@@ -117,34 +117,25 @@ impl CageSet {
             let inside = |c: u8| bits[c as usize >> 6] & (1 << (c & 63)) != 0;
             let house = layout.house(h);
             // The house's cells by cage (uncaged cells together, with no rest of cage).
-            let mut seen = vec![];
             for &c in house {
                 let k = self.cage_of[c as usize];
-                if seen.contains(&k) {
+                if self.crossings[first as usize..].iter().any(|x| x.cage == k) {
                     continue;
                 }
-                seen.push(k);
-                let meet: Vec<u8> = house
-                    .iter()
-                    .copied()
-                    .filter(|&d| self.cage_of[d as usize] == k)
-                    .collect();
-                let cage_rest: Vec<u8> = match self.cages.get(k as usize) {
-                    Some(info) => self.cells[info.start as usize..][..info.len as usize]
-                        .iter()
-                        .copied()
-                        .filter(|&d| !inside(d))
-                        .collect(),
-                    None => vec![],
-                };
+                let (cage_of, out) = (&self.cage_of, &mut self.crossing_cells);
+                let start = out.len();
+                out.extend(house.iter().filter(|&&d| cage_of[d as usize] == k));
+                let meet = out.len() - start;
+                if let Some(info) = self.cages.get(k as usize) {
+                    let cells = &self.cells[info.start as usize..][..info.len as usize];
+                    out.extend(cells.iter().filter(|&&d| !inside(d)));
+                }
                 self.crossings.push(Crossing {
-                    start: self.crossing_cells.len() as u16,
+                    start: start as u16,
                     cage: k,
-                    meet: meet.len() as u8,
-                    cage_rest: cage_rest.len() as u8,
+                    meet: meet as u8,
+                    cage_rest: (out.len() - start - meet) as u8,
                 });
-                self.crossing_cells.extend(&meet);
-                self.crossing_cells.extend(&cage_rest);
             }
             self.crossings_of_house
                 .push((first, self.crossings.len() as u16));
