@@ -738,7 +738,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             if crossings {
-                self.crossings(st, h)?;
+                self.crossings(st, h, done)?;
                 continue;
             }
             let cells = layout.house(h);
@@ -782,14 +782,13 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Hidden singles of house `h` read part by part, cage by cage, and the cage crossings: a
-    /// digit the rest of a house cannot hold sits where a cage crosses that house, so it leaves
-    /// the rest of the cage, and the cage must hold it (`State::must`, which the cage rules
-    /// read).
+    /// Hidden singles of house `h` (`done` its placed digits) read part by part, cage by cage,
+    /// and the cage crossings: a digit the rest of a house cannot hold sits where a cage crosses
+    /// that house, so it leaves the rest of the cage, and the cage must hold it (`State::must`,
+    /// which the cage rules read).
     #[inline(always)]
-    fn crossings(&mut self, st: &mut State, h: usize) -> Step {
+    fn crossings(&mut self, st: &mut State, h: usize, done: u16) -> Step {
         let cages = self.cages;
-        let done = st.placed[h];
         let (first, end) = cages.crossings_of_house[h];
         let parts = &cages.crossings[first as usize..end as usize];
         let mut unions = [0u16; 16];
