@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use sudoku_press::generator::unique::SOLVER_NODE_BUDGET;
 use sudoku_press::generator::Variant;
 use sudoku_press::pipeline::{self, Event, RunSummary};
 use sudoku_press::settings::{self, Origin, Overrides, Plan, Settings};
@@ -371,6 +372,25 @@ fn summary_line(plan: &Plan, s: &RunSummary) -> String {
         secs,
         rate,
         plan.db.display()
+    ) + &checks_line(s)
+}
+
+/// The summary's second line: how many uniqueness checks the committed work items made
+/// (rejected ones too) and how many the generator's node budget cut off undecided.
+fn checks_line(s: &RunSummary) -> String {
+    let c = &s.checks;
+    let percent = match c.undecided_percent() {
+        p if c.undecided > 0 && p < 0.01 => "<0.01%".to_string(),
+        p => format!("{p:.2}%"),
+    };
+    let own = if s.resumed_at > 0 {
+        " (this invocation's work items)"
+    } else {
+        ""
+    };
+    format!(
+        "\n  uniqueness checks {}{own}; {} ({percent}) cut off undecided by the {}-node budget",
+        c.checks, c.undecided, SOLVER_NODE_BUDGET
     )
 }
 

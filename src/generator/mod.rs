@@ -125,15 +125,29 @@ const LEVEL_ATTEMPTS: usize = 6;
 
 /// Puzzle `index` of the run with seed `seed`: depends on nothing else.
 pub fn generate_puzzle(config: &GeneratorConfig, seed: u64, index: u64) -> Outcome {
+    generate_puzzle_counted(config, seed, index).0
+}
+
+/// [`generate_puzzle`] with the uniqueness checks the item made, a rejected item's too (callers
+/// that tally how often `unique::SOLVER_NODE_BUDGET` cuts a check off read `calls` and `undecided`).
+pub fn generate_puzzle_counted(
+    config: &GeneratorConfig,
+    seed: u64,
+    index: u64,
+) -> (Outcome, Checker) {
+    let mut checker = Checker::default();
     let resolved = match config.validate() {
         Ok(r) => r,
-        Err(e) => return Outcome::Rejected(Rejection::InvalidConfig(e)),
+        Err(e) => return (Outcome::Rejected(Rejection::InvalidConfig(e)), checker),
     };
     let group = index / config.variations_per_seed as u64;
-    match seed_grid(config, &resolved, seed, group) {
-        Some(seed_grid) => generate_from_seed(config, &resolved, &seed_grid, seed, index),
+    let outcome = match seed_grid(config, &resolved, seed, group) {
+        Some(seed_grid) => {
+            generate_checked(config, &resolved, &seed_grid, seed, index, &mut checker)
+        }
         None => Outcome::Rejected(Rejection::NoSeedGrid),
-    }
+    };
+    (outcome, checker)
 }
 
 /// The seed grid of group `group` (items `group * variations_per_seed ..`), a pure function of
@@ -165,10 +179,28 @@ pub fn generate_from_seed(
     seed: u64,
     index: u64,
 ) -> Outcome {
+    generate_checked(
+        config,
+        resolved,
+        seed_grid,
+        seed,
+        index,
+        &mut Checker::default(),
+    )
+}
+
+/// [`generate_from_seed`], counting its uniqueness checks in `checker` (a fresh one per item).
+fn generate_checked(
+    config: &GeneratorConfig,
+    resolved: &Resolved,
+    seed_grid: &SeedGrid,
+    seed: u64,
+    index: u64,
+    checker: &mut Checker,
+) -> Outcome {
     let rng = &mut stream(seed, ITEM_STREAM, index);
     let transform = GridTransform::random(&seed_grid.geometry, rng);
     let (geometry, solution) = transform.apply(&seed_grid.geometry, &seed_grid.grid);
-    let mut checker = Checker::default();
     // The target level is drawn first, from a stream of its own: an easy target starts from
     // smaller cages (the steering only splits cages of four or more cells).
     let level_rng = &mut stream(seed, LEVEL_STREAM, index);
@@ -176,21 +208,14 @@ pub fn generate_from_seed(
         (!resolved.levels.is_empty()).then(|| level::draw_target(&resolved.levels, level_rng));
     let Some(target) = target else {
         // Without a target one attempt, graded as it comes.
-        let made = unique_puzzle(
-            config,
-            &resolved.rules,
-            &geometry,
-            &solution,
-            &mut checker,
-            rng,
-        );
+        let made = unique_puzzle(config, &resolved.rules, &geometry, &solution, checker, rng);
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             Err(rejection) => return Outcome::Rejected(rejection),
         };
         // The solution is known (and unique): grading trusts it instead of solving again.
         let grade = grader::grade::walk(&puzzle, Some(&solution), false).grade;
-        let metrics = metrics_of(&puzzle, grade, stats, &checker, repairs);
+        let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
         return Outcome::Generated(Generated {
             puzzle,
             solution,
@@ -204,7 +229,7 @@ pub fn generate_from_seed(
     let mut rejection = Rejection::OffLevel { target };
     for _ in 0..LEVEL_ATTEMPTS {
         let rules = small.as_ref().unwrap_or(&resolved.rules);
-        let made = unique_puzzle(config, rules, &geometry, &solution, &mut checker, rng);
+        let made = unique_puzzle(config, rules, &geometry, &solution, checker, rng);
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             // Bigger cages than this layout's are harder to make unique: smaller ones next.
@@ -225,7 +250,7 @@ pub fn generate_from_seed(
         };
         match reached {
             level::Reached::OnLevel(puzzle, grade) => {
-                let metrics = metrics_of(&puzzle, grade, stats, &checker, repairs);
+                let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
                 return Outcome::Generated(Generated {
                     puzzle,
                     solution,

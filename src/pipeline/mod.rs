@@ -10,7 +10,8 @@
 //! first uncommitted position.
 
 use crate::canonical::canonical_key;
-use crate::generator::{generate_puzzle, Outcome, GENERATOR_VERSION};
+use crate::generator::unique::Checker;
+use crate::generator::{generate_puzzle_counted, Generated, Outcome, GENERATOR_VERSION};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
 use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,6 +95,58 @@ pub struct RunSummary {
     pub elapsed: Duration,
     /// Stopped early because `stop` was set (the committed chunks are kept).
     pub stopped: bool,
+    /// The uniqueness checks of the work items this invocation committed.
+    pub checks: CheckTally,
+}
+
+/// Uniqueness checks the generator made for work items (stored, duplicate and rejected alike),
+/// and how many of them ran out of the node budget (`generator::unique::SOLVER_NODE_BUDGET`)
+/// undecided, so that their layout or removal was not taken. Counted per item and summed, so the
+/// totals do not depend on the thread count; kept only in memory (not in the database).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckTally {
+    /// Uniqueness checks (solver calls) made.
+    pub checks: u64,
+    /// Checks cut off by the node budget.
+    pub undecided: u64,
+}
+
+impl CheckTally {
+    /// The counts of one work item's checker.
+    pub fn of(checker: &Checker) -> CheckTally {
+        CheckTally {
+            checks: u64::from(checker.calls),
+            undecided: u64::from(checker.undecided),
+        }
+    }
+
+    /// Add another tally.
+    pub fn add(&mut self, other: CheckTally) {
+        self.checks += other.checks;
+        self.undecided += other.undecided;
+    }
+
+    /// Undecided checks as a percentage of all checks (0 when none were made).
+    pub fn undecided_percent(&self) -> f64 {
+        100.0 * self.undecided as f64 / self.checks.max(1) as f64
+    }
+}
+
+/// One work item as the workers hand it over: its row (`None`: rejected) and its checks.
+struct Made {
+    row: Option<PuzzleRow>,
+    checks: CheckTally,
+}
+
+/// The checks of the items a commit took: the last `taken` of the chunk's (the store skips the
+/// positions another writer of the same run committed first), rejected items included.
+fn committed_checks(checks: &[CheckTally], taken: u64) -> CheckTally {
+    let skip = checks.len().saturating_sub(taken as usize);
+    let mut sum = CheckTally::default();
+    for c in &checks[skip..] {
+        sum.add(*c);
+    }
+    sum
 }
 
 /// Aim: a chunk commits about this often, however slow the variant (a slow run loses little when
@@ -137,14 +190,15 @@ pub fn run(
         total,
         tally: ChunkTally::default(),
     };
+    let mut checks = CheckTally::default();
     on_event(Event::Started(progress));
     let max = plan.chunk_size as u64;
     // Items are made on every thread with no barrier between chunks (`window.rs`), up to two
     // chunks ahead of the first uncommitted one; this thread commits them in order meanwhile.
     let work = |pos| {
-        let row = make_row(plan, plan.shard.item_at(pos));
+        let made = make_item(plan, plan.shard.item_at(pos));
         on_event(Event::ItemDone);
-        row
+        made
     };
     let stopped = window::in_order(
         &pool,
@@ -160,13 +214,15 @@ pub fn run(
             while first < total {
                 // Once the workers have stopped (Ctrl-C), what they made without a gap is still
                 // committed: chunk boundaries never change the output.
-                let rows = feed.take(size).unwrap_or_else(|| {
+                let made = feed.take(size).unwrap_or_else(|| {
                     stopped = true;
                     feed.take_ready()
                 });
-                if rows.is_empty() {
+                if made.is_empty() {
                     break;
                 }
+                let (rows, item_checks): (Vec<_>, Vec<_>) =
+                    made.into_iter().map(|m| (m.row, m.checks)).unzip();
                 let end = first + rows.len() as u64;
                 // A chunk's wall time is one cycle: from the previous commit's start to its own.
                 let wall = since.elapsed();
@@ -180,6 +236,7 @@ pub fn run(
                 let committed = store.commit_chunk(&state, &chunk)?;
                 progress.done = committed.next_pos.max(end);
                 progress.tally.add(committed.tally);
+                checks.add(committed_checks(&item_checks, committed.tally.total()));
                 on_event(Event::Committed(progress));
                 size = next_chunk_size(end - first, wall, threads, max);
                 // Continue after what this process made, or after what another writer of the
@@ -198,6 +255,7 @@ pub fn run(
         tally: progress.tally,
         elapsed: started.elapsed(),
         stopped,
+        checks,
     })
 }
 
@@ -244,12 +302,21 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
         })
 }
 
-/// Work item `index`: its puzzle encoded for the store, or `None` if the generator gave up.
-fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
+/// Work item `index`: its puzzle encoded for the store (`None` if the generator gave up) and the
+/// uniqueness checks it made either way.
+fn make_item(plan: &Plan, index: u64) -> Made {
     let started = Instant::now();
-    let Outcome::Generated(g) = generate_puzzle(&plan.generator, plan.seed, index) else {
-        return None;
+    let (outcome, checker) = generate_puzzle_counted(&plan.generator, plan.seed, index);
+    let checks = CheckTally::of(&checker);
+    let row = match outcome {
+        Outcome::Generated(g) => Some(encode(plan, index, &g, started)),
+        Outcome::Rejected(_) => None,
     };
+    Made { row, checks }
+}
+
+/// A generated puzzle as its row, timed from `started`.
+fn encode(plan: &Plan, index: u64, g: &Generated, started: Instant) -> PuzzleRow {
     let micros = started.elapsed().as_micros() as u64;
     let metrics = RowMetrics {
         cage_sizes: g.metrics.cage_sizes.clone(),
@@ -261,14 +328,14 @@ fn make_row(plan: &Plan, index: u64) -> Option<PuzzleRow> {
         grade: GradeRow::from_grade(&g.metrics.grade),
     };
     let key = canonical_key(&g.puzzle);
-    Some(PuzzleRow::encode(
+    PuzzleRow::encode(
         index,
         variant_name(plan.generator.variant),
         &g.puzzle,
         &g.solution,
         &metrics,
         &key,
-    ))
+    )
 }
 
 #[cfg(test)]
@@ -292,5 +359,31 @@ mod tests {
         );
         // chunk_size 1 is honoured even with many threads.
         assert_eq!(next_chunk_size(1, s(1), 8, 1), 1);
+    }
+
+    #[test]
+    fn a_commit_counts_the_checks_of_the_items_it_took_rejected_ones_too() {
+        let c = |checks, undecided| CheckTally { checks, undecided };
+        let chunk = [c(3, 0), c(40, 2), c(1, 0), c(7, 1)];
+        assert_eq!(committed_checks(&chunk, 4), c(51, 3));
+        // Another writer of the run had committed the first two positions: only the rest count.
+        assert_eq!(committed_checks(&chunk, 2), c(8, 1));
+        assert_eq!(committed_checks(&chunk, 0), c(0, 0));
+        assert_eq!(c(51, 3).undecided_percent(), 100.0 * 3.0 / 51.0);
+        assert_eq!(c(0, 0).undecided_percent(), 0.0);
+    }
+
+    #[test]
+    fn a_rejected_item_hands_over_its_checks() {
+        let mut plan = Settings::default()
+            .validate("test", &Origin::Defaults)
+            .unwrap();
+        // Without repairs, an item whose first layout is ambiguous is rejected after one check.
+        plan.generator.max_repairs = 0;
+        let items: Vec<Made> = (0..20).map(|i| make_item(&plan, i)).collect();
+        let rejected: Vec<&Made> = items.iter().filter(|m| m.row.is_none()).collect();
+        assert!(!rejected.is_empty());
+        assert!(rejected.iter().all(|m| m.checks.checks == 1));
+        assert!(items.iter().all(|m| m.checks.checks == 1));
     }
 }

@@ -1,6 +1,7 @@
 //! The one integration test binary: runs the real CLI in temp directories, and the data-set checks.
 
 mod book_cli;
+mod checks_cli;
 mod common;
 mod data_sets;
 mod export_links_cli;
