@@ -45,7 +45,28 @@
 //! a house 3.96M and slower; ties in the conflict score broken by fewer candidates or by the later
 //! cell 3.29M and 3.37M against 3.22M (symmetries); a second search seeded with the first one's
 //! final conflict counts (the best a restart could learn) m-10 457k -> 348k but m-13 437k ->
-//! 385-473k. The exact rule off: 6.20M nodes, the same CPU (14.1 s against 13.5).
+//! 385-473k. The exact rule off: 6.20M nodes, the same CPU (14.1 s against 13.5). Since the
+//! cage crossings (symmetries, 2.433M as it is): the two places of a digit a cage must hold
+//! (`State::must`) offered to `choose_pair` beside the houses' pairs, 2.521M (fewer on 8 of the
+//! 17) and 165.8 s of CPU against 159.3 (alternating). A uniqueness proof by backbones (find one
+//! solution, then refute each open cell's other digits by searches with a node budget, doubled
+//! each pass, fixing the cell once refuted): on mathemagic-5, 104,723 nodes as it is with the
+//! first solution at node 38,726, no cell was refuted within 32,768 nodes in 11 passes (2.66M
+//! nodes spent). Taking one digit from one cell leaves a search about as hard as the whole.
+//!
+//! Learning, measured as an oracle (not kept): every propagation failure of a trial, a
+//! refutation or a probe learnt as a nogood over the path's literals (the decisions, refuted
+//! digits and probe results that hold at the node), shrunk by deleting each literal whose
+//! removal still fails when re-propagated from the root (24-28 literals -> 5-8), the last
+//! 20,000 kept and applied at every node (all literals held: fail; all but one: its negation
+//! holds). Nodes as published, learning's own propagations not counted: mathemagic-2 411,635
+//! -> 120,549, -8 269,679 -> 127,159, -5 104,723 -> 51,691, -13 370,557 -> 294,551, Wecoc #2
+//! 4,803 -> 3,299 and #1 11,923 -> 12,063. So ideal explanations at no cost would save at most
+//! about half the nodes; the minimisation as done costs 25 propagations per nogood (mathemagic-5
+//! 4.6 s of CPU against 0.46). For comparison (same machine): CaDiCaL on a CNF of the cells,
+//! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
+//! puzzle of the 17; OR-tools CP-SAT (one worker, sums and all-different) 51 s on
+//! mathemagic-5 and 104 s on -1.
 //!
 //! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
 //! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
@@ -121,7 +142,9 @@ pub(crate) struct State {
     must: [u16; MUST_CAGES],
 }
 
-/// Cages whose known digits the state keeps.
+/// Cages whose known digits the state keeps. 128 (the generator's 16x16 layouts have 81-101
+/// cages) made no difference: 40 16x16 killers (seed 6) in 11.06-11.09 s of CPU against
+/// 10.92-11.20, the same puzzles.
 const MUST_CAGES: usize = 96;
 
 /// `dst |= src` over a 256-bit set.
