@@ -381,9 +381,7 @@ mod tests {
         // Without repairs, an item whose first layout is ambiguous is rejected after one check.
         plan.generator.max_repairs = 0;
         let items: Vec<Made> = (0..20).map(|i| make_item(&plan, i)).collect();
-        let rejected: Vec<&Made> = items.iter().filter(|m| m.row.is_none()).collect();
-        assert!(!rejected.is_empty());
-        assert!(rejected.iter().all(|m| m.checks.checks == 1));
+        assert!(items.iter().any(|m| m.row.is_none()));
         assert!(items.iter().all(|m| m.checks.checks == 1));
     }
 }
