@@ -63,7 +63,10 @@
 //! -> 120,549, -8 269,679 -> 127,159, -5 104,723 -> 51,691, -13 370,557 -> 294,551, Wecoc #2
 //! 4,803 -> 3,299 and #1 11,923 -> 12,063. So ideal explanations at no cost would save at most
 //! about half the nodes; the minimisation as done costs 25 propagations per nogood (mathemagic-5
-//! 4.6 s of CPU against 0.46). For comparison (same machine): CaDiCaL on a CNF of the cells,
+//! 4.6 s of CPU against 0.46). Learning only every 128th failure (282-404 nogoods a search,
+//! near the CPU of no learning as published): over the 16 images (`cmp.sh`, alternating),
+//! 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published mathemagic-2 had fallen to 128,755
+//! nodes, the luck of one orientation again. For comparison (same machine): CaDiCaL on a CNF of the cells,
 //! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
 //! puzzle of the 17; OR-tools CP-SAT (one worker, sums and all-different) 51 s on
 //! mathemagic-5 and 104 s on -1.
