@@ -60,9 +60,10 @@
 //! re-propagated from the root (24-28 literals -> 5-8), the last 20,000 kept and applied at every
 //! node (all literals held: fail; all but one: its negation holds). Nodes as published, learning's
 //! own propagations not counted: mathemagic-2 411,635 -> 120,549, -8 269,679 -> 127,159, -5 104,723
-//! -> 51,691, -13 370,557 -> 294,551, Wecoc #2 4,803 -> 3,299 and #1 11,923 -> 12,063. So
-//! explanations at no cost would save up to 71% of the nodes as published (on the 16 images, not
-//! measured: each search takes minutes); the minimisation as done costs 25 propagations per nogood
+//! -> 51,691, -13 370,557 -> 294,551, Wecoc #2 4,803 -> 3,299 and #1 11,923 -> 12,063. On the 16
+//! images (mean nodes): Wecoc #2 5,436 -> 3,814 (-30%), #1 14,735 -> 11,650 (-21%), mathemagic-5
+//! 112,820 -> 83,765 (-26%). So explanations at no cost would save about a quarter of the nodes,
+//! far from the 3x goal 1 needs; the minimisation as done costs 25 propagations per nogood
 //! (mathemagic-5 4.6 s of CPU against 0.46). Learning only every 128th failure (282-404 nogoods a
 //! search, near the CPU of no learning as published): over the 16 images (`cmp.sh`, alternating),
 //! 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published mathemagic-2 had fallen to 128,755
