@@ -53,20 +53,26 @@
 //! each pass, fixing the cell once refuted): on mathemagic-5, 104,723 nodes as it is with the
 //! first solution at node 38,726, no cell was refuted within 32,768 nodes in 11 passes (2.66M
 //! nodes spent). Taking one digit from one cell leaves a search about as hard as the whole.
+//! Singleton arc consistency at the root (every candidate tried, to a fixpoint) removes 0 or 1 of
+//! the 605-700 open candidates of mathemagic-1, -2, -5, -13 and Wecoc #1: they are hard deep down.
 //!
-//! Learning, measured as an oracle (not kept): every propagation failure of a trial, a
-//! refutation or a probe learnt as a nogood over the path's literals (the decisions, refuted
-//! digits and probe results that hold at the node), shrunk by deleting each literal whose
-//! removal still fails when re-propagated from the root (24-28 literals -> 5-8), the last
-//! 20,000 kept and applied at every node (all literals held: fail; all but one: its negation
-//! holds). Nodes as published, learning's own propagations not counted: mathemagic-2 411,635
-//! -> 120,549, -8 269,679 -> 127,159, -5 104,723 -> 51,691, -13 370,557 -> 294,551, Wecoc #2
-//! 4,803 -> 3,299 and #1 11,923 -> 12,063. So ideal explanations at no cost would save at most
-//! about half the nodes; the minimisation as done costs 25 propagations per nogood (mathemagic-5
-//! 4.6 s of CPU against 0.46). For comparison (same machine): CaDiCaL on a CNF of the cells,
-//! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
-//! puzzle of the 17; OR-tools CP-SAT (one worker, sums and all-different) 51 s on
-//! mathemagic-5 and 104 s on -1.
+//! Learning, measured as an oracle (not kept): every propagation failure of a trial, a refutation
+//! or a probe learnt as a nogood over the path's literals (the decisions, refuted digits and probe
+//! results that hold at the node), shrunk by deleting each literal whose removal still fails when
+//! re-propagated from the root (24-28 literals -> 5-8), the last 20,000 kept and applied at every
+//! node (all literals held: fail; all but one: its negation holds). Nodes as published, learning's
+//! own propagations not counted: mathemagic-2 411,635 -> 120,549, -8 269,679 -> 127,159, -5 104,723
+//! -> 51,691, -13 370,557 -> 294,551, Wecoc #2 4,803 -> 3,299 and #1 11,923 -> 12,063. On the 16
+//! images (mean nodes): Wecoc #2 5,436 -> 3,814 (-30%), #1 14,735 -> 11,650 (-21%), mathemagic-5
+//! 112,820 -> 83,765 (-26%). So explanations at no cost would save about a quarter of the nodes,
+//! far from the third a 0.5 s bound on each would need; the minimisation as done costs 25
+//! propagations per nogood (mathemagic-5 4.6 s of CPU against 0.46). Learning only every 128th
+//! failure (282-404 nogoods a search, near the CPU of no learning as published): over the 16 images
+//! (`cmp.sh`, alternating), 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published mathemagic-2
+//! had fallen to 128,755 nodes, the luck of one orientation again. For comparison (this machine, as
+//! published): CaDiCaL on a CNF of the cells, houses and each cage's digit combinations needs
+//! 12,873-108,742 conflicts and 0.26-4.66 s per puzzle of the 17; OR-tools CP-SAT (one worker, sums
+//! and all-different) 51 s on mathemagic-5, 104 s on -1, 39 s on Wecoc #2 and over 400 s on -13.
 //!
 //! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
 //! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
