@@ -2,7 +2,9 @@
 //! progress bar on stderr and a summary line per run.
 
 use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
+use indicatif::{
+    HumanCount, ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle,
+};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -390,7 +392,9 @@ fn checks_line(s: &RunSummary) -> String {
     };
     format!(
         "\n  uniqueness checks {}{own}; {} ({percent}) cut off undecided by the {}-node budget",
-        c.checks, c.undecided, SOLVER_NODE_BUDGET
+        HumanCount(c.checks),
+        HumanCount(c.undecided),
+        HumanCount(SOLVER_NODE_BUDGET)
     )
 }
 

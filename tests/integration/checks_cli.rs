@@ -17,21 +17,38 @@ fn generate(dir: &Path, args: &[&str]) -> String {
     stderr
 }
 
-/// The number after `label` in the summary (up to the next space, comma or semicolon).
-fn number_after(summary: &str, label: &str) -> u64 {
-    summary
+/// The number right after `label` in `text`, thousands separators allowed (`5,947`).
+fn number_after(text: &str, label: &str) -> u64 {
+    let rest = text
         .split(label)
         .nth(1)
-        .and_then(|s| s.split([' ', ',', ';']).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no number after {label:?} in: {summary}"))
+        .unwrap_or_else(|| panic!("no {label:?} in: {text}"));
+    let bytes = rest.as_bytes();
+    let mut digits = String::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => digits.push(b as char),
+            b',' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) && !digits.is_empty() => {}
+            _ => break,
+        }
+    }
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after {label:?} in: {text}"))
 }
 
 /// (checks, undecided) from the summary's checks line.
 fn checks_of(summary: &str) -> (u64, u64) {
-    let checks = number_after(summary, "uniqueness checks ");
-    let undecided = number_after(summary, &format!("uniqueness checks {checks}; "));
-    assert!(summary.contains("-node budget"), "{summary}");
+    let line = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with("uniqueness checks "))
+        .unwrap_or_else(|| panic!("no checks line in: {summary}"));
+    let checks = number_after(line, "uniqueness checks ");
+    let undecided = number_after(line, "; ");
+    assert!(
+        line.ends_with("cut off undecided by the 200,000-node budget"),
+        "{line}"
+    );
     (checks, undecided)
 }
 
