@@ -65,14 +65,15 @@
 //! -> 51,691, -13 370,557 -> 294,551, Wecoc #2 4,803 -> 3,299 and #1 11,923 -> 12,063. On the 16
 //! images (mean nodes): Wecoc #2 5,436 -> 3,814 (-30%), #1 14,735 -> 11,650 (-21%), mathemagic-5
 //! 112,820 -> 83,765 (-26%). So explanations at no cost would save about a quarter of the nodes,
-//! far from the third a 0.5 s bound on each would need; the minimisation as done costs 25
-//! propagations per nogood (mathemagic-5 4.6 s of CPU against 0.46). Learning only every 128th
-//! failure (282-404 nogoods a search, near the CPU of no learning as published): over the 16 images
-//! (`cmp.sh`, alternating), 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published mathemagic-2
-//! had fallen to 128,755 nodes, the luck of one orientation again. For comparison (this machine, as
-//! published): CaDiCaL on a CNF of the cells, houses and each cage's digit combinations needs
-//! 12,873-108,742 conflicts and 0.26-4.66 s per puzzle of the 17; OR-tools CP-SAT (one worker, sums
-//! and all-different) 51 s on mathemagic-5, 104 s on -1, 39 s on Wecoc #2 and over 400 s on -13.
+//! where every hard killer under 0.5 s would need about three times fewer; the minimisation as done
+//! costs 25 propagations per nogood (mathemagic-5 4.6 s of CPU against 0.46). Learning only every
+//! 128th failure (282-404 nogoods a search, near the CPU of no learning as published): over the 16
+//! images (`cmp.sh`, alternating), 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published
+//! mathemagic-2 had fallen to 128,755 nodes, the luck of one orientation again. For comparison
+//! (this machine, as published): CaDiCaL on a CNF of the cells, houses and each cage's digit
+//! combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per puzzle of the 17; OR-tools CP-
+//! SAT (one worker, sums and all-different) 51 s on mathemagic-5, 104 s on -1, 39 s on Wecoc #2 and
+//! over 400 s on -13.
 //!
 //! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
 //! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
