@@ -69,11 +69,13 @@
 //! costs 25 propagations per nogood (mathemagic-5 4.6 s of CPU against 0.46). Learning only every
 //! 128th failure (282-404 nogoods a search, near the CPU of no learning as published): over the 16
 //! images (`cmp.sh`, alternating), 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published
-//! mathemagic-2 had fallen to 128,755 nodes, the luck of one orientation again. For comparison
-//! (this machine, as published): CaDiCaL on a CNF of the cells, houses and each cage's digit
-//! combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per puzzle of the 17; OR-tools CP-
-//! SAT (one worker, sums and all-different) 51 s on mathemagic-5, 104 s on -1, 39 s on Wecoc #2 and
-//! over 400 s on -13.
+//! mathemagic-2 had fallen to 128,755 nodes, the luck of one orientation again. With every nogood
+//! kept and Luby restarts (runs of 50, 200 or 1,000 nodes times the sequence; found solutions kept
+//! as nogoods), more nodes still: Wecoc #2 3,299 without restarts -> 9,419-9,977, #1 11,779 ->
+//! 11,141-32,195. For comparison (this machine, as published): CaDiCaL on a CNF of the cells,
+//! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
+//! puzzle of the 17; OR-tools CP- SAT (one worker, sums and all-different) 51 s on mathemagic-5,
+//! 104 s on -1, 39 s on Wecoc #2 and over 400 s on -13.
 //!
 //! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
 //! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
