@@ -74,8 +74,8 @@
 //! as nogoods), more nodes still: Wecoc #2 3,299 without restarts -> 9,419-9,977, #1 11,779 ->
 //! 11,141-32,195. For comparison (this machine, as published): CaDiCaL on a CNF of the cells,
 //! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
-//! puzzle of the 17; OR-tools CP- SAT (one worker, sums and all-different) 51 s on mathemagic-5,
-//! 104 s on -1, 39 s on Wecoc #2 and over 400 s on -13.
+//! puzzle of the 17; OR-tools CP-SAT (one worker, sums and all-different) 51 s on mathemagic-5, 104
+//! s on -1, 39 s on Wecoc #2 and over 400 s on -13.
 //!
 //! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
 //! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
