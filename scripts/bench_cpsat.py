@@ -25,8 +25,6 @@ Run through scripts/bench_cpsat.sh, which makes the venv and installs ortools.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import platform
 import sys
 import time
@@ -34,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ortools.sat.python import cp_model
+
+from peer_common import PuzzleError, default_data, houses, load, load_set
 
 # Killer files under DATA/killer/ and how each is split into sets.
 # (set name, file, level filter or None)
@@ -46,14 +46,6 @@ SETS: list[tuple[str, str, str | None]] = [
     ("solo-2x2kdb", "solo_small.jsonl", "2x2kdb"),
     ("solo-3x2kdi", "solo_small.jsonl", "3x2kdi"),
 ]
-
-# Standard box shape (rows, cols) per grid size when the puzzle names none.
-STANDARD_BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
-
-
-class PuzzleError(ValueError):
-    """A puzzle line that cannot be modelled; the message names the file and line."""
-
 
 @dataclass
 class SetResult:
@@ -68,28 +60,6 @@ class SetResult:
     unique: int = 0
     matched: int = 0
     counts: dict[int, int] = field(default_factory=dict)
-
-
-def houses(puzzle: dict, where: str) -> list[list[int]]:
-    """Rows, columns and boxes (or jigsaw regions) of a puzzle, as lists of cell indices."""
-    n = puzzle["size"]
-    rows = [[r * n + c for c in range(n)] for r in range(n)]
-    cols = [[r * n + c for r in range(n)] for c in range(n)]
-    if "regions" in puzzle:
-        return rows + cols + [list(region) for region in puzzle["regions"]]
-    if "box_rows" in puzzle and "box_cols" in puzzle:
-        br, bc = puzzle["box_rows"], puzzle["box_cols"]
-    elif n in STANDARD_BOXES:
-        br, bc = STANDARD_BOXES[n]
-    else:
-        raise PuzzleError(f"{where}: size {n} has no standard box shape; give box_rows/box_cols")
-    if br * bc != n:
-        raise PuzzleError(f"{where}: box {br}x{bc} does not tile a {n}x{n} grid")
-    boxes = []
-    for top in range(0, n, br):
-        for left in range(0, n, bc):
-            boxes.append([(top + r) * n + left + c for r in range(br) for c in range(bc)])
-    return rows + cols + boxes
 
 
 def build_model(puzzle: dict, where: str) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
@@ -171,26 +141,6 @@ def count_enumerate(puzzle: dict, where: str) -> tuple[int, list[int] | None, fl
 METHODS = {"resolve": count_resolve, "enumerate": count_enumerate}
 
 
-def load_set(path: Path, level: str | None, limit: int | None) -> list[tuple[str, dict]]:
-    """Puzzles of one set, each with a "file:line" tag, at most `limit` of them."""
-    out = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                puzzle = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise PuzzleError(f"{where}: not JSON ({err})") from err
-            if level is not None and puzzle.get("level") != level:
-                continue
-            out.append((where, puzzle))
-            if limit is not None and len(out) >= limit:
-                break
-    return out
-
-
 def run_set(name: str, puzzles: list[tuple[str, dict]], method: str) -> SetResult:
     """Count every puzzle of a set up to 2 and tally time, uniqueness and stored-solution matches."""
     count = METHODS[method]
@@ -219,11 +169,6 @@ def fmt_rate(count: int, seconds: float) -> str:
     return f"{rate:,.2f}" if rate < 10 else f"{rate:,.1f}"
 
 
-def load() -> str:
-    """The 1, 5 and 15 minute load averages."""
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def markdown(results: list[SetResult]) -> str:
     """The results as a Markdown table."""
     lines = [
@@ -242,14 +187,6 @@ def markdown(results: list[SetResult]) -> str:
             f"| {unique} | {matched} |"
         )
     return "\n".join(lines)
-
-
-def default_data() -> Path:
-    """$SUDOKU_PRESS_DATA, else ../shared/data beside the repository."""
-    env = os.environ.get("SUDOKU_PRESS_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
