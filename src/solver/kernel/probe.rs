@@ -37,7 +37,7 @@
 //! 2.617M, 16 2.553M; `RETRY` 16 2.432M (but 166.2 s), 256 2.598M; `SHARE` 3 with `RETRY` 16
 //! 2.451M.
 //!
-//! Half the branching decisions are on bivalue cells (mathemagic-1: 26,408 of 61,406), whose two
+//! 43% of the branching decisions are on bivalue cells (mathemagic-1: 26,408 of 61,406), whose two
 //! branches a probe pass at the same node may have propagated already. Keeping the states of the
 //! pairs whose trials both held (since the pass last narrowed the node) and taking them for the
 //! branch and its refutation gives the same tree, but the first decision of a node found such a
