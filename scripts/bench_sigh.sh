@@ -49,8 +49,7 @@ echo "| puzzle | sigh search s | sigh with set-up s | sigh guesses | sigh count 
 echo "|---|---:|---:|---:|---:|---|---:|---:|"
 one="$(mktemp)"
 trap 'rm -f "$one"' EXIT
-lines=$(grep -c . "$file")
-for ((i = 1; i <= lines; i++)); do
+for i in $(grep -n . "$file" | cut -d: -f1); do
     row=$(node scripts/bench_sigh.mjs "$SIGH_DIR" "$file" "$i")
     IFS=$'\t' read -r id search setup guesses count matches <<< "$row"
     sed -n "${i}p" "$file" > "$one"
