@@ -1,32 +1,23 @@
 //! `book` and `render` through the real binary: the PDF's structure read back with lopdf, bytes
 //! reproducible, SVG files, and bad input refused with nothing written.
 
-use crate::common::bin;
+use crate::common::run_in;
 use lopdf::content::Content;
 use lopdf::{Document, Object};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::OnceLock;
 use sudoku_press::store::{Query, Store};
 
-fn sp(dir: &Path, args: &[&str]) -> Output {
-    bin()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("failed to start sudoku-press")
-}
-
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     stderr
 }
 
 fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(
         out.status.code(),

@@ -1,17 +1,12 @@
 //! `generate`'s summary counts the uniqueness checks its work items made (rejected ones too) and
 //! those the generator's node budget cut off undecided, the same for any thread count or shard.
 
-use crate::common::bin;
+use crate::common::run_in;
 use std::path::Path;
 
 /// Run `generate` in `dir` with `args`, require success; returns stderr.
 fn generate(dir: &Path, args: &[&str]) -> String {
-    let out = bin()
-        .current_dir(dir)
-        .arg("generate")
-        .args(args)
-        .output()
-        .expect("failed to start sudoku-press");
+    let out = run_in(dir, &[&["generate"], args].concat());
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     stderr

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The built `sudoku-press` binary.
@@ -13,6 +13,15 @@ pub fn bin() -> Command {
 /// Run the binary with these arguments (no stdin) and capture its output.
 pub fn run(args: &[&str]) -> Output {
     bin()
+        .args(args)
+        .output()
+        .expect("failed to start sudoku-press")
+}
+
+/// Run the binary in `dir` with these arguments (no stdin) and capture its output.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    bin()
+        .current_dir(dir)
         .args(args)
         .output()
         .expect("failed to start sudoku-press")

@@ -1,18 +1,13 @@
 //! `export --format fpuzzles|sudokupad|fpuzzles-url|sudokuwiki|sudocue|ipuz` through the binary:
 //! one line a puzzle, each reading back to the stored puzzle.
 
-use crate::common::bin;
+use crate::common::run_in;
 use std::path::Path;
-use std::process::Output;
 use sudoku_press::export::{fpuzzles, ipuz, sudokuwiki};
 use sudoku_press::format::{jsonl, sudocue};
 
-fn sp(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
-
 fn lines(dir: &Path, db: &str, format: &str) -> Vec<String> {
-    let out = sp(dir, &["export", "--db", db, "--format", format]);
+    let out = run_in(dir, &["export", "--db", db, "--format", format]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{format}: {stderr}");
     String::from_utf8(out.stdout)
@@ -36,7 +31,7 @@ fn every_link_format_reads_back_to_the_stored_puzzles() {
             "--count",
             "3",
         ];
-        let out = sp(d, &[&args[..], &["--seed", "7", "--db", db]].concat());
+        let out = run_in(d, &[&args[..], &["--seed", "7", "--db", db]].concat());
         assert!(
             out.status.success(),
             "{}",
@@ -69,7 +64,7 @@ fn every_link_format_reads_back_to_the_stored_puzzles() {
         }
     }
     // A format that cannot hold a puzzle: one line naming the puzzle, exit 2, no panic.
-    let out = sp(d, &["export", "--db", "k6.db", "--format", "sudocue"]);
+    let out = run_in(d, &["export", "--db", "k6.db", "--format", "sudocue"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(

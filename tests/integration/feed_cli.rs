@@ -1,7 +1,7 @@
 //! `sudoku-press feed` through the binary: the day's files, idempotent re-runs, no repeats, a short
 //! pool, bad input, an old database upgraded, and two processes issuing the same day at once.
 
-use crate::common::bin;
+use crate::common::{bin, run_in};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
@@ -23,19 +23,15 @@ all = ["killer-9-medium", "killer-9-hard"]
 sun = ["killer-9-extreme", "killer-9-extreme"]
 "#;
 
-fn sp(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
-
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{args:?}: {stderr}");
     stderr
 }
 
 fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");

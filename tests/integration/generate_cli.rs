@@ -1,21 +1,11 @@
 //! `generate`, `merge`, `export` and `stats` through the real binary, in temp directories.
 
-use crate::common::bin;
+use crate::common::{bin, run_in};
 use std::path::Path;
-use std::process::Output;
 use std::time::{Duration, Instant};
 use sudoku_press::canonical::canonical_key;
 use sudoku_press::format::jsonl::parse_line;
 use sudoku_press::solver::{count_solutions, solve};
-
-/// Run the binary in `dir` with `args`.
-fn sp(dir: &Path, args: &[&str]) -> Output {
-    bin()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("failed to start sudoku-press")
-}
 
 /// `generate --variant V --size N --count C [--seed S]`.
 fn gen<'a>(variant: &'a str, size: &'a str, count: &'a str, seed: Option<&'a str>) -> Vec<&'a str> {
@@ -36,7 +26,7 @@ fn gen<'a>(variant: &'a str, size: &'a str, count: &'a str, seed: Option<&'a str
 
 /// Run and require success; returns stderr.
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     stderr
@@ -44,7 +34,7 @@ fn ok(dir: &Path, args: &[&str]) -> String {
 
 /// Run and require the usage/input error exit code 2; returns stderr.
 fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(
         out.status.code(),
@@ -56,7 +46,7 @@ fn fails(dir: &Path, args: &[&str]) -> String {
 }
 
 fn export(dir: &Path, db: &str, format: &str) -> String {
-    let out = sp(dir, &["export", "--db", db, "--format", format]);
+    let out = run_in(dir, &["export", "--db", db, "--format", format]);
     assert!(
         out.status.success(),
         "{}",
@@ -125,7 +115,7 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
             );
         }
         assert!(!keys.is_empty(), "{db}: nothing stored");
-        let stats = String::from_utf8(sp(d, &["stats", "--db", db]).stdout).unwrap();
+        let stats = String::from_utf8(run_in(d, &["stats", "--db", db]).stdout).unwrap();
         assert!(
             stats.contains(&format!("{} puzzles", keys.len())),
             "{stats}"
@@ -174,7 +164,7 @@ fn canonical_duplicates_are_skipped_and_counted() {
     assert!(dups > 0, "{summary}");
     let csv = export(d, "output/puzzles.db", "csv");
     assert_eq!(csv.lines().count() as u64 - 1 + dups, 40, "{summary}");
-    let stats = String::from_utf8(sp(d, &["stats"]).stdout).unwrap();
+    let stats = String::from_utf8(run_in(d, &["stats"]).stdout).unwrap();
     assert!(
         stats.contains(&format!("duplicates skipped {dups}")),
         "{stats}"
@@ -291,7 +281,7 @@ fn a_killed_run_resumes_with_no_gap_and_no_duplicate() {
         assert!(resumed.contains("continued at"), "{how}: {resumed}");
         assert_eq!(integrity(&d.join(db)), "ok");
         assert_eq!(export(d, db, "csv"), expected, "{how}");
-        let stats = String::from_utf8(sp(d, &["stats", "--db", db]).stdout).unwrap();
+        let stats = String::from_utf8(run_in(d, &["stats", "--db", db]).stdout).unwrap();
         assert!(stats.contains("work items: 600 "), "{stats}");
     }
     let nothing = ok(d, &["generate", "--resume", "--db", "a.db"]);
@@ -328,7 +318,7 @@ fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
     );
     assert!(err.contains("is the same file as"), "{err}");
     assert_eq!(export(d, "p.db", "jsonl"), stdout);
-    let dash = sp(
+    let dash = run_in(
         d,
         &["export", "--db", "p.db", "--format", "jsonl", "-o", "-"],
     );

@@ -1,20 +1,16 @@
 //! Regression tests of the robustness report (findings F1-F16): data safety under concurrent or
 //! odd use, no hangs, read-only use, clear output.
 
-use crate::common::bin;
+use crate::common::{bin, run_in};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn sp(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = sp(dir, args);
+    let out = run_in(dir, args);
     assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     text(&out.stdout)
 }
@@ -72,7 +68,7 @@ fn concurrent_merges_to_one_output_never_leave_an_empty_database() {
         }
         let stats = ok(d, &["stats", "--db", &out]);
         assert!(stats.contains("600 puzzles from 2 run(s)"), "{stats}");
-        assert_eq!(sp(d, &["verify", "--db", &out]).status.code(), Some(0));
+        assert_eq!(run_in(d, &["verify", "--db", &out]).status.code(), Some(0));
         assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
     }
 }
@@ -123,7 +119,7 @@ fn merge_refuses_rows_edited_by_hand() {
     let d = dir.path();
     ok(d, &["generate", "--count", "30", "--db", "a.db"]);
     sql(&d.join("a.db"), "DELETE FROM puzzles WHERE id = 5;");
-    let out = sp(d, &["merge", "-o", "m.db", "a.db"]);
+    let out = run_in(d, &["merge", "-o", "m.db", "a.db"]);
     assert_eq!(code(&out), Some(2));
     assert!(text(&out.stderr).contains("holds 29 puzzles but its chunk records say 30"));
     ok(d, &["generate", "--count", "30", "--db", "b.db"]);
@@ -131,7 +127,7 @@ fn merge_refuses_rows_edited_by_hand() {
         &d.join("b.db"),
         "UPDATE puzzles SET givens = 'x' || substr(givens, 2) WHERE id = 3;",
     );
-    let out = sp(d, &["merge", "-o", "m.db", "b.db"]);
+    let out = run_in(d, &["merge", "-o", "m.db", "b.db"]);
     assert_eq!(code(&out), Some(2));
     assert!(
         text(&out.stderr).contains("puzzle id 3"),
@@ -149,7 +145,7 @@ fn export_never_overwrites_the_database_and_leaves_no_partial_file() {
     let d = dir.path();
     ok(d, &["generate", "--count", "20", "--db", "e.db"]);
     std::fs::hard_link(d.join("e.db"), d.join("hard.db")).unwrap();
-    let out = sp(
+    let out = run_in(
         d,
         &["export", "--db", "e.db", "--format", "csv", "-o", "hard.db"],
     );
@@ -159,12 +155,15 @@ fn export_never_overwrites_the_database_and_leaves_no_partial_file() {
         "{}",
         text(&out.stderr)
     );
-    assert_eq!(sp(d, &["verify", "--db", "e.db"]).status.code(), Some(0));
+    assert_eq!(
+        run_in(d, &["verify", "--db", "e.db"]).status.code(),
+        Some(0)
+    );
     sql(
         &d.join("e.db"),
         "UPDATE puzzles SET givens = 'x' WHERE id = 15;",
     );
-    let out = sp(
+    let out = run_in(
         d,
         &["export", "--db", "e.db", "--format", "csv", "-o", "out.csv"],
     );
@@ -190,7 +189,7 @@ fn verify_stats_and_export_report_damage_and_unfinished_runs() {
             "v.db",
         ],
     );
-    let out = sp(d, &["verify", "--db", "v.db"]);
+    let out = run_in(d, &["verify", "--db", "v.db"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("40 puzzles checked, 0 problem(s)"));
     // Unfinished: drop the last committed positions with their rows.
@@ -205,13 +204,13 @@ fn verify_stats_and_export_report_damage_and_unfinished_runs() {
     assert!(chunks <= 20);
     let stats = ok(d, &["stats", "--db", "v.db"]);
     assert!(stats.contains("UNFINISHED at"), "{stats}");
-    let out = sp(d, &["export", "--db", "v.db", "--format", "csv"]);
+    let out = run_in(d, &["export", "--db", "v.db", "--format", "csv"]);
     assert!(
         text(&out.stderr).contains("is unfinished"),
         "{}",
         text(&out.stderr)
     );
-    let out = sp(d, &["verify", "--db", "v.db"]);
+    let out = run_in(d, &["verify", "--db", "v.db"]);
     assert_eq!(code(&out), Some(0));
     assert!(text(&out.stdout).contains("unfinished"));
     // A wrong solution, a deleted row.
@@ -220,7 +219,7 @@ fn verify_stats_and_export_report_damage_and_unfinished_runs() {
         "UPDATE puzzles SET solution = substr(solution, 2, 1) || substr(solution, 1, 1) || substr(solution, 3) WHERE id = 2;
          DELETE FROM puzzles WHERE id = 4;",
     );
-    let out = sp(d, &["verify", "--db", "v.db"]);
+    let out = run_in(d, &["verify", "--db", "v.db"]);
     assert_eq!(code(&out), Some(1));
     let report = text(&out.stdout);
     assert!(
@@ -265,7 +264,7 @@ fn generate_processes_started_together_on_one_database_all_finish() {
             let out = child.wait_with_output().unwrap();
             assert!(out.status.success(), "trial {trial}: {}", text(&out.stderr));
         }
-        assert_eq!(sp(d, &["verify", "--db", &db]).status.code(), Some(0));
+        assert_eq!(run_in(d, &["verify", "--db", &db]).status.code(), Some(0));
         let conn = rusqlite::Connection::open(d.join(&db)).unwrap();
         let seed7: i64 = conn
             .query_row("SELECT count(*) FROM puzzles WHERE seed = 7", [], |r| {
@@ -323,10 +322,10 @@ fn read_only_databases_can_be_read() {
         eprintln!("note: running as a user who ignores permission bits (root); .ci/run repeats this test as an unprivileged user");
     }
     let results = [
-        sp(d, &["stats", "--db", "ro/full.db"]),
-        sp(d, &["export", "--db", "ro/full.db", "--format", "csv"]),
-        sp(d, &["verify", "--db", "ro/full.db"]),
-        sp(d, &["merge", "-o", "copy.db", "ro/full.db"]),
+        run_in(d, &["stats", "--db", "ro/full.db"]),
+        run_in(d, &["export", "--db", "ro/full.db", "--format", "csv"]),
+        run_in(d, &["verify", "--db", "ro/full.db"]),
+        run_in(d, &["merge", "-o", "copy.db", "ro/full.db"]),
     ];
     mode(&ro, 0o755).unwrap();
     for out in results {
@@ -346,7 +345,7 @@ fn solve_gives_up_at_the_node_budget_with_an_undecided_answer() {
     std::fs::write(d.join("deep.jsonl"), format!("{DEEP2}\n{SEVERAL}\n")).unwrap();
     // The killer kernel now decides these in 201 and 22.5k nodes: a budget under its 200-node
     // first pass leaves both undecided.
-    let out = sp(d, &["solve", "--count", "--max-nodes", "100", "deep.jsonl"]);
+    let out = run_in(d, &["solve", "--count", "--max-nodes", "100", "deep.jsonl"]);
     assert_eq!(code(&out), Some(1), "{}", text(&out.stderr));
     for line in text(&out.stdout).lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -358,7 +357,7 @@ fn solve_gives_up_at_the_node_budget_with_an_undecided_answer() {
     assert!(text(&out.stderr).contains("undecided"));
     let plain = format!("{}\n", "0".repeat(81));
     std::fs::write(d.join("empty.txt"), plain).unwrap();
-    let out = sp(d, &["solve", "--max-nodes", "100000", "empty.txt"]);
+    let out = run_in(d, &["solve", "--max-nodes", "100000", "empty.txt"]);
     assert_eq!(
         text(&out.stdout),
         "several solutions\n",
@@ -402,7 +401,7 @@ fn impossible_puzzles_answer_zero_and_the_batch_goes_on() {
     let d = dir.path();
     let text_in = "123434122143....\n1134............\n1...............\n";
     std::fs::write(d.join("mixed.txt"), text_in).unwrap();
-    let out = sp(d, &["solve", "--count", "mixed.txt"]);
+    let out = run_in(d, &["solve", "--count", "mixed.txt"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     let counts: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
     assert_eq!(counts[1], "0");
@@ -410,7 +409,7 @@ fn impossible_puzzles_answer_zero_and_the_batch_goes_on() {
     assert!(text(&out.stderr).contains("line 2: no solution: digit 1 is given twice"));
     let seed = "1\n2 2\n0 0\n0 1\n";
     std::fs::write(d.join("k.txt"), seed).unwrap();
-    let out = sp(d, &["solve", "k.txt"]);
+    let out = run_in(d, &["solve", "k.txt"]);
     assert_eq!(
         (code(&out), text(&out.stdout)),
         (Some(1), "no solution\n".into())
@@ -458,7 +457,7 @@ fn settings_that_reject_everything_fail_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("two.toml"), "[generator]\nmax_cage_size = 2\n").unwrap();
-    let out = sp(
+    let out = run_in(
         d,
         &[
             "generate", "--config", "two.toml", "--count", "4", "--db", "t.db",
@@ -478,24 +477,24 @@ fn directories_and_single_conflicts_get_clear_messages() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::create_dir(d.join("adir")).unwrap();
-    let out = sp(d, &["solve", "adir"]);
+    let out = run_in(d, &["solve", "adir"]);
     assert!(
         text(&out.stderr).contains("adir: is a directory"),
         "{}",
         text(&out.stderr)
     );
-    let out = sp(d, &["stats", "--db", "adir"]);
+    let out = run_in(d, &["stats", "--db", "adir"]);
     assert!(
         text(&out.stderr).contains("is a directory"),
         "{}",
         text(&out.stderr)
     );
-    let out = sp(d, &["generate", "--count", "1", "--db", "newdir/"]);
+    let out = run_in(d, &["generate", "--count", "1", "--db", "newdir/"]);
     assert_eq!(code(&out), Some(2));
     assert!(!d.join("newdir").is_file());
     std::fs::write(d.join("p.txt"), "1...............\n").unwrap();
     std::fs::write(d.join("g.txt"), "2...............\n").unwrap();
-    let out = sp(d, &["check", "p.txt", "g.txt"]);
+    let out = run_in(d, &["check", "p.txt", "g.txt"]);
     assert_eq!(text(&out.stderr), "1 conflict\n");
 }
 
@@ -567,7 +566,10 @@ fn an_interrupted_run_says_how_to_continue() {
         .query_row("SELECT max(end_pos) FROM chunks", [], |r| r.get(0))
         .unwrap();
     assert_eq!(named, end, "{err}");
-    assert_eq!(sp(d, &["verify", "--db", "i.db"]).status.code(), Some(0));
+    assert_eq!(
+        run_in(d, &["verify", "--db", "i.db"]).status.code(),
+        Some(0)
+    );
 }
 
 /// F14: a seed-format killer whose cages cover only 36 cells is read as 6x6; the error says the
@@ -584,14 +586,14 @@ fn a_guessed_seed_size_is_named_and_size_overrides_it() {
         }
     }
     std::fs::write(d.join("k.txt"), seed).unwrap();
-    let out = sp(d, &["solve", "--count", "k.txt"]);
+    let out = run_in(d, &["solve", "--count", "k.txt"]);
     assert_eq!(code(&out), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains("read as 6x6") && err.contains("--size"),
         "{err}"
     );
-    let out = sp(d, &["solve", "--count", "--size", "9", "k.txt"]);
+    let out = run_in(d, &["solve", "--count", "--size", "9", "k.txt"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     // Read as 9x9, the cage of sum 17 is possible (8 + 9): an answer, not an input error.
     assert!(["0\n", "1\n", "2\n"].contains(&text(&out.stdout).as_str()));
@@ -607,16 +609,16 @@ fn check_names_what_is_wrong_with_a_grid_or_a_trailing_line() {
     std::fs::write(d.join("g80.txt"), format!("{}\n", "1".repeat(80))).unwrap();
     let rows = format!("A . . . . . . . .\n{}", ". . . . . . . . .\n".repeat(8));
     std::fs::write(d.join("gA.txt"), rows).unwrap();
-    let out = sp(d, &["check", "p.txt", "g80.txt"]);
+    let out = run_in(d, &["check", "p.txt", "g80.txt"]);
     assert!(text(&out.stderr).contains("one line of 81 characters (or 9 rows); this line has 80"));
-    let out = sp(d, &["check", "p.txt", "gA.txt"]);
+    let out = run_in(d, &["check", "p.txt", "gA.txt"]);
     assert!(
         text(&out.stderr).contains("A is 10"),
         "{}",
         text(&out.stderr)
     );
     std::fs::write(d.join("p2.txt"), format!("{puzzle}garbage here\n")).unwrap();
-    let out = sp(d, &["check", "p2.txt", "gA.txt"]);
+    let out = run_in(d, &["check", "p2.txt", "gA.txt"]);
     let err = text(&out.stderr);
     assert!(
         err.contains("after its puzzle") && !err.contains("more than one"),
@@ -638,12 +640,12 @@ fn json_killers_may_leave_out_givens_and_bad_cells_are_indexed() {
     map.remove("givens");
     map.remove("solution");
     std::fs::write(d.join("k.jsonl"), format!("{object}\n")).unwrap();
-    let out = sp(d, &["solve", "--count", "k.jsonl"]);
+    let out = run_in(d, &["solve", "--count", "k.jsonl"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("\"count\":1"));
     let bad = r#"{"size":4,"cages":[{"sum":3,"cells":[0,99]}]}"#;
     std::fs::write(d.join("b.jsonl"), format!("{bad}\n")).unwrap();
-    let out = sp(d, &["solve", "b.jsonl"]);
+    let out = run_in(d, &["solve", "b.jsonl"]);
     assert!(
         text(&out.stderr).contains("`cages[0].cells[1]`"),
         "{}",
