@@ -1,8 +1,15 @@
 //! Throughput measurement: count solutions (up to 2) over a set of puzzles, one thread, repeated
-//! until a minimum time has passed so short sets still give a stable figure.
+//! until a minimum time has passed so short sets still give a stable figure; the sets come from
+//! the data folder, from files, or (with no data folder at hand) from the generator.
 
+use crate::format::{Entry, FormatError, Reader};
+use crate::generator::{generate_puzzle, GeneratorConfig, GivensPolicy, Outcome, Variant};
 use crate::puzzle::Puzzle;
 use crate::solver::Solver;
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What one measured set gave.
@@ -74,4 +81,134 @@ pub fn measure(puzzles: &[Puzzle], min_time: Duration) -> BenchResult {
     }
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+/// A named set of puzzles to measure.
+#[derive(Clone, Debug)]
+pub struct BenchSet {
+    /// The name printed in the report (a file name, `solo advanced`, `generated killer 9x9`…).
+    pub name: String,
+    /// Its puzzles, in file order.
+    pub puzzles: Vec<Puzzle>,
+}
+
+/// Why a set could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchSetError {
+    /// The file could not be opened.
+    #[error("cannot open {}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line of the file is not a puzzle.
+    #[error("reading {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Where and why.
+        source: FormatError,
+    },
+}
+
+/// Every puzzle of a file in any format the reader detects, with the file's name.
+pub fn load_set(path: &Path) -> Result<BenchSet, BenchSetError> {
+    let name = path.file_name().unwrap_or(path.as_os_str());
+    Ok(BenchSet {
+        name: name.to_string_lossy().into_owned(),
+        puzzles: read_entries(path)?.into_iter().map(|e| e.puzzle).collect(),
+    })
+}
+
+/// The standard sets found under `data` (the data folder of `../shared/data`'s layout):
+/// krazydad_vol1, each Solo level, 17_clue and top1465; empty when none is there.
+pub fn standard_sets(data: &Path) -> Result<Vec<BenchSet>, BenchSetError> {
+    let mut sets = Vec::new();
+    let killer = data.join("killer/krazydad_vol1.jsonl");
+    if killer.exists() {
+        sets.push(BenchSet {
+            name: "krazydad_vol1".into(),
+            ..load_set(&killer)?
+        });
+    }
+    for file in ["killer/solo_levels.jsonl", "killer/solo_small.jsonl"] {
+        let path = data.join(file);
+        if path.exists() {
+            let mut levels: Vec<BenchSet> = Vec::new();
+            for entry in read_entries(&path)? {
+                let level = entry.object.as_ref().and_then(|o| o.get("level"));
+                let level = level.as_ref().and_then(|l| l.as_str()).unwrap_or_default();
+                let name = format!("solo {level}");
+                match levels.iter_mut().find(|set| set.name == name) {
+                    Some(set) => set.puzzles.push(entry.puzzle),
+                    None => levels.push(BenchSet {
+                        name,
+                        puzzles: vec![entry.puzzle],
+                    }),
+                }
+            }
+            sets.extend(levels);
+        }
+    }
+    for (name, file) in [
+        ("17_clue", "sudoku/17_clue.txt"),
+        ("top1465", "sudoku/top1465.txt"),
+    ] {
+        let path = data.join(file);
+        if path.exists() {
+            sets.push(BenchSet {
+                name: name.into(),
+                ..load_set(&path)?
+            });
+        }
+    }
+    Ok(sets)
+}
+
+/// Puzzles of each generated set when no data folder is at hand.
+pub const GENERATED_SET_SIZE: u64 = 300;
+/// The seed of the generated sets (fixed, so every machine measures the same puzzles).
+pub const GENERATED_SET_SEED: u64 = 1;
+
+/// Sets made on the spot with the generator when no data folder is at hand, the same on every
+/// machine: `GENERATED_SET_SIZE` zero-given 9x9 killers and as many minimal plain 9x9 puzzles,
+/// both from seed `GENERATED_SET_SEED` and the default settings of their variant.
+pub fn generated_sets() -> Vec<BenchSet> {
+    let killer = GeneratorConfig::default();
+    let classic = GeneratorConfig {
+        variant: Variant::Classic,
+        givens: GivensPolicy::Minimal,
+        ..GeneratorConfig::default()
+    };
+    [
+        ("generated killer 9x9", killer),
+        ("generated classic 9x9", classic),
+    ]
+    .into_iter()
+    .map(|(name, config)| BenchSet {
+        name: name.into(),
+        puzzles: (0..GENERATED_SET_SIZE)
+            .into_par_iter()
+            .filter_map(|i| match generate_puzzle(&config, GENERATED_SET_SEED, i) {
+                Outcome::Generated(g) => Some(g.puzzle),
+                Outcome::Rejected(_) => None,
+            })
+            .collect(),
+    })
+    .collect()
+}
+
+fn read_entries(path: &Path) -> Result<Vec<Entry>, BenchSetError> {
+    let file = File::open(path).map_err(|source| BenchSetError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Reader::new(BufReader::new(file), None)
+        .and_then(|reader| reader.collect::<Result<Vec<_>, _>>())
+        .map_err(|source| BenchSetError::Read {
+            path: path.to_path_buf(),
+            source,
+        })
 }

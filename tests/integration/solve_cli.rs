@@ -254,6 +254,38 @@ fn bench_with_symmetries_measures_every_image_of_a_puzzle() {
 }
 
 #[test]
+fn bench_without_a_data_folder_measures_generated_puzzles() {
+    // In a folder with no ../shared/data beside it, `bench` measures generated sets; a --data
+    // folder that holds no set is still an error that names it.
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let out = common::run_in(&work, &["bench", "--min-seconds", "0"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("generated"), "{stderr}");
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    for row in rows {
+        assert!(row.starts_with("generated "), "{row}");
+        assert!(
+            row.ends_with("0/300/0"),
+            "every generated puzzle is unique: {row}"
+        );
+    }
+    let out = common::run_in(&work, &["bench", "--data", "nowhere"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no standard set found under nowhere"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn check_lists_conflicts() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = write(dir.path(), "k4.txt", SEED_4X4);
