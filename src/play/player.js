@@ -6,6 +6,7 @@
   'use strict';
   var R = typeof SudokuRules !== 'undefined' ? SudokuRules : null;
   var MODES = [['value', 'Digit'], ['centre', 'Centre'], ['corner', 'Corner']];
+  var READING = 'afbhicgd'; // corner-mark places: a b c d corners, f g top/bottom middle, h i sides
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -118,7 +119,7 @@
 
   Player.prototype.build = function (section) {
     var self = this, d = this.data, n = this.n;
-    var app = el('div', 'sp-app');
+    var app = el('div', 'sp-app' + (d.cages.length ? ' sp-killer' : ''));
     var main = el('div', 'sp-main');
     var side = el('div', 'sp-side');
 
@@ -142,7 +143,7 @@
     grid.setAttribute('aria-rowcount', n);
     grid.setAttribute('aria-colcount', n);
     this.cells = [];
-    var firstOfCage = {};
+    var firstOfCage = this.firstOfCage = {};
     d.cages.forEach(function (c) { firstOfCage[Math.min.apply(null, c.cells)] = c.sum; });
     for (var r = 0; r < n; r++) {
       var row = el('div', 'sp-row');
@@ -184,6 +185,9 @@
     side.appendChild(this.status);
     app.appendChild(main);
     app.appendChild(side);
+    app.addEventListener('keydown', function (e) {
+      if (self.replay && e.key === 'Escape') { e.preventDefault(); self.stopReplay(); }
+    });
     section.appendChild(app);
     if (this.solvedIn != null) this.say('Solved in ' + R.formatTime(this.solvedIn) + '.');
   };
@@ -294,7 +298,7 @@
         if (r + 1 < n && reg[i] !== reg[i + n]) thick += 'M' + c + ' ' + (r + 1) + 'H' + (c + 1);
       }
     }
-    var s = '<svg class="sp-svg" viewBox="-0.05 -0.05 ' + (n + 0.1) + ' ' + (n + 0.1) + '" preserveAspectRatio="none" focusable="false">' +
+    var s = '<svg class="sp-svg" viewBox="0 0 ' + n + ' ' + n + '" preserveAspectRatio="none" focusable="false">' +
       '<path class="sp-thin" d="' + thin + '"/>';
     (cages || []).forEach(function (cage, k) {
       s += '<path class="sp-cage" data-cage="' + k + '" d="' + R.cageOutline(n, cage.cells, 0.125) + '"/>';
@@ -342,10 +346,7 @@
   Player.prototype.onKey = function (e) {
     var n = this.n, k = e.key, cur = this.primary != null ? this.primary : this.sel[0];
     var r = Math.floor(cur / n), c = cur % n, to = -1;
-    if (this.replay) {
-      if (k === 'Escape') { this.stopReplay(); e.preventDefault(); }
-      return;
-    }
+    if (this.replay) return;
     if (k === 'ArrowUp') to = ((r + n - 1) % n) * n + c;
     else if (k === 'ArrowDown') to = ((r + 1) % n) * n + c;
     else if (k === 'ArrowLeft') to = r * n + (c + n - 1) % n;
@@ -408,7 +409,9 @@
   };
 
   Player.prototype.afterMove = function () {
-    this.hint = null;
+    // The hint's highlight stays while its step still applies to the grid.
+    var h = this.hint && R.selectHint(this.data, this.state);
+    if (!h || h.kind !== 'step' || h.index !== this.hint.index) this.hint = null;
     if (R.isSolved(this.state.values, this.data.solution)) {
       this.tick();
       this.solvedIn = this.elapsed;
@@ -563,6 +566,7 @@
     if (!view && !solved) this.geom.peers[prim].forEach(function (p) { peers[p] = true; });
     var same = !view && values[prim] ? values[prim] : 0;
     var showCages = !view || this.replay.kind === 'solve';
+    var firstOf = this.firstOfCage;
     this.cells.forEach(function (cell, i) {
       var v = values[i], given = !!d.givens[i] && (!view || !view.faint);
       var wrong = !view && self.options.check && v && v !== d.solution[i] && !d.givens[i];
@@ -583,7 +587,7 @@
       valEl.textContent = v ? v : '';
       var html = '';
       if (!v && view && view.cand) html = self.candHtml(view.cand[i], view.elim[i] || 0, view.place[i] || 0);
-      else if (!v && !view) html = self.marksHtml(st.centre[i], st.corner[i]);
+      else if (!v && !view) html = self.marksHtml(st.centre[i], st.corner[i], self.geom.cageOf[i] >= 0 && firstOf[i]);
       if (marksEl.innerHTML !== html) marksEl.innerHTML = html;
       var marks = !v && !view ? R.maskDigits(st.centre[i] | st.corner[i]) : [];
       var k = self.geom.cageOf[i];
@@ -613,10 +617,17 @@
   };
 
   /** Pencil marks: centre digits in the middle, corner digits along the edges. */
-  Player.prototype.marksHtml = function (centre, corner) {
+  Player.prototype.marksHtml = function (centre, corner, sum) {
     var html = '';
     if (corner) {
-      html += '<span class="sp-corner">' + R.maskDigits(corner).map(function (x) { return '<span>' + x + '</span>'; }).join('') + '</span>';
+      // Corner marks in the corners first, then the edge middles (SudokuPad's order); the top left
+      // is the sum's; more marks than places wrap along the edges instead.
+      var cs = R.maskDigits(corner), places = (sum ? '' : 'a') + 'bcdfghi', slots = places.slice(0, cs.length).split('');
+      // The places in use, in reading order, take the digits in ascending order.
+      slots.sort(function (x, y) { return READING.indexOf(x) - READING.indexOf(y); });
+      html += '<span class="sp-corner' + (cs.length > places.length ? ' sp-wrap' : '') + '">' + cs.map(function (x, j) {
+        return '<span class="sp-at-' + (slots[j] || 'x') + '">' + x + '</span>';
+      }).join('') + '</span>';
     }
     if (centre) {
       var ds = R.maskDigits(centre);

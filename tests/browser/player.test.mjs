@@ -58,11 +58,26 @@ function makePage(dir, name, db) {
   writeFileSync(jsonl, sp(['export', '--db', db, '--format', 'jsonl'], dir));
   const steps = sp(['explain', '--format', 'jsonl', jsonl], dir).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
   const file = path.join(out, '1.html');
-  writeFileSync(file, page([playerData(jsonLines(jsonl)[0], steps.filter((s) => s.type === 'step'))]));
+  const puzzle = jsonLines(jsonl)[0];
+  writeFileSync(file, page([playerData(puzzle, steps.filter((s) => s.type === 'step'), name === 'killer6' ? madeUp(puzzle) : [])]));
   return file;
 }
 
 // Digits 10-16 are the keys a-g (Shift would make them corner marks, as it does for 1-9).
+/**
+ * A stand-in "How it was made" record (the binary records the real one once it renders pages):
+ * the solution as the seed grid, the cages laid, a check, and the givens.
+ */
+function madeUp(p) {
+  return [
+    { stage: 'seed', text: 'A solution grid from the seed.', grid: p.solution },
+    { stage: 'cages', text: 'Cages laid over it.', cages: p.cages },
+    { stage: 'check', text: 'The solver counts the solutions.', verdict: 'unique' },
+    { stage: 'givens', text: 'No givens are needed.', givens: p.givens },
+    { stage: 'done', text: 'Done.' },
+  ];
+}
+
 const keyOf = (d) => (d <= 9 ? String(d) : 'abcdefg'[d - 10]);
 
 test('the player plays four puzzles to the end in headless Chromium', { skip, timeout: 600_000 }, async (t) => {
@@ -137,6 +152,15 @@ async function playOne(b, name, url) {
   assert.doesNotMatch(await labelOf(p), /marks/, 'placing the digit in the row cleared the mark');
   await b.keys(Keys.backspace);
 
+  // Undo and redo from the keyboard.
+  await b.click(cells[p]);
+  await b.keys(keyOf(data.solution[p]));
+  await b.chord(Keys.ctrl, 'z');
+  assert.match(await labelOf(p), /, empty/, 'Ctrl+Z took the digit back');
+  await b.chord(Keys.ctrl, 'y');
+  assert.match(await labelOf(p), new RegExp(`^${name1(p)} ${data.solution[p]}(,|$)`), 'Ctrl+Y put it back');
+  await b.keys(Keys.backspace);
+
   // Hint: a wrong digit is named first; on a clean grid the first step of the path.
   const hintBtn = await findHint(b);
   const status = await b.find('[role=status]');
@@ -156,7 +180,23 @@ async function playOne(b, name, url) {
   await b.click(hintBtn);
   assert.ok((await b.text(status)).includes(step.text), 'pressed again, the hint gives the whole step');
 
+  if (name === 'killer9') await clickButton(b, /^Shade cages/, 'input');
+  // A few digits and pencil marks away from the step, for the screenshots: the hint stays lit.
+  const used = new Set([...step.cells, ...step.placements.map((x) => x[0]), ...step.eliminations.map((x) => x[0])]);
+  const free = [...Array(n * n).keys()].filter((i) => !data.givens[i] && !used.has(i)).reverse();
+  for (const i of free.slice(0, 3)) {
+    await b.click(cells[i]);
+    await b.keys(keyOf(data.solution[i]));
+  }
+  await b.click(cells[free[3]]);
+  await b.chord(Keys.ctrl, keyOf(data.solution[free[3]]));
+  await b.chord(Keys.ctrl, keyOf((data.solution[free[3]] % n) + 1));
+  await b.click(cells[free[4]]);
+  for (const d of [1, 2, 3]) await b.chord(Keys.shift, keyOf(d));
+  assert.match(await labelOf(free[4]), /, marks 1 2 3(,|$)/, 'Shift+digit sets corner marks');
+  assert.ok((await b.findAll('.sp-hl')).length > 0, 'the hint cells are still highlighted');
   await screenshots(b, name, cells[a]);
+  await replays(b, name, data, status);
 
   // The whole solution, typed row by row with the keyboard alone (ArrowRight between cells).
   for (let r = 0; r < n; r++) {
@@ -184,6 +224,37 @@ async function playOne(b, name, url) {
   assert.equal(await b.exec('return performance.getEntriesByType("resource").length'), 0);
   const errors = (await b.log('browser')).filter((e) => e.level === 'SEVERE');
   assert.deepEqual(errors.map((e) => e.message), []);
+}
+
+/** "Watch it solve" steps through the path; "How it was made" through the making, when present. */
+async function replays(b, name, data, status) {
+  await clickButton(b, /^Watch it solve/);
+  assert.match(await b.text(status), new RegExp(`^Step 1 of ${data.path.length}: `));
+  await clickButton(b, /^Step$/);
+  await clickButton(b, /^Step$/);
+  assert.ok((await b.text(status)).startsWith(`Step 3 of ${data.path.length}: ${data.path[2].text}`));
+  await clickButton(b, /^Back$/);
+  assert.match(await b.text(status), /^Step 2 of/);
+  if (name === 'killer9') writeFileSync(path.join(shots, `${name}-watch-1000.png`), await b.screenshot());
+  await b.keys(Keys.escape);
+  assert.equal(await b.text(status), '', 'Escape closed the replay');
+  if (data.making.length) {
+    await clickButton(b, /^How it was made/);
+    assert.match(await b.text(status), new RegExp(`^Stage 1 of ${data.making.length}, ${data.making[0].stage}: `));
+    for (let k = 1; k < data.making.length; k++) await clickButton(b, /^Step$/);
+    assert.match(await b.text(status), new RegExp(`^Stage ${data.making.length} of`));
+    writeFileSync(path.join(shots, `${name}-made-1000.png`), await b.screenshot());
+    await clickButton(b, /^Close$/);
+  }
+}
+
+/** Clicks the control whose accessible name matches (buttons, or checkboxes with 'input'). */
+async function clickButton(b, re, tag = 'button') {
+  if (tag === 'input') await b.click(await b.find('.sp-options summary'));
+  for (const el of await b.findAll(`.sp-player ${tag}`)) {
+    if (re.test(await b.label(el))) return b.click(el);
+  }
+  throw new Error(`no ${tag} named ${re}`);
 }
 
 async function findHint(b) {

@@ -107,6 +107,11 @@ export class Browser {
     for (const ch of text) actions.push({ type: 'keyDown', value: ch }, { type: 'keyUp', value: ch });
     return this.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'kbd', actions }] });
   }
+  /** Presses a key with a modifier held (e.g. Keys.ctrl + 'z'). */
+  chord(mod, key) {
+    const actions = [{ type: 'keyDown', value: mod }, { type: 'keyDown', value: key }, { type: 'keyUp', value: key }, { type: 'keyUp', value: mod }];
+    return this.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'kbd', actions }] });
+  }
   /** Emulates a viewport width (Chrome DevTools) so a layout can be checked at phone size. */
   viewport(width, height) {
     return this.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.setDeviceMetricsOverride',
@@ -121,4 +126,4 @@ export class Browser {
   log(type) { return this.cmd('POST', '/se/log', { type }); }
 }
 
-export const Keys = { backspace: '\uE003', left: '\uE012', up: '\uE013', right: '\uE014', down: '\uE015', home: '\uE011' };
+export const Keys = { backspace: '\uE003', escape: '\uE00C', ctrl: '\uE009', shift: '\uE008', left: '\uE012', up: '\uE013', right: '\uE014', down: '\uE015', home: '\uE011' };
