@@ -43,6 +43,7 @@
     }
     var why = R.validate(data);
     if (why) return fail(section, why);
+    ['cages', 'path', 'making'].forEach(function (k) { data[k] = data[k] || []; });
     new Player(section, data);
   }
 

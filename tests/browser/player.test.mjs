@@ -93,11 +93,41 @@ test('the player plays four puzzles to the end in headless Chromium', { skip, ti
         await playOne(b, name, url);
       });
     }
+    await t.test('two players on one page, and a player with broken data', async () => {
+      await severalPlayers(b, dir);
+    });
   } finally {
     await b.quit();
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * A page of several players (as the feed's day page is): each plays on its own. A player whose
+ * data is broken says why in an alert and leaves the others working.
+ */
+async function severalPlayers(b, dir) {
+  const six = playerData(JSON.parse(sp(['export', '--db', path.join(dir, 'killer6.db'), '--format', 'jsonl'], dir).split('\n')[0]));
+  const broken = { ...six, id: 'broken', key: 'broken', givens: [1, 2] };
+  const other = { ...six, id: 'other', key: 'other', title: 'The same 6x6 again' };
+  const file = path.join(dir, 'several.html');
+  writeFileSync(file, page([six, broken, other]));
+  await b.go(pathToFileURL(file).href);
+  await b.exec('localStorage.clear()');
+  await b.refresh();
+  assert.equal((await b.findAll('[role=grid]')).length, 2);
+  const alert = await b.find('[role=alert]');
+  assert.match(await b.text(alert), /^This puzzle cannot be shown: "givens" must hold 36 digits from 0 to 6\.$/);
+  const firstCells = await b.findAll('#p-1 [role=gridcell]');
+  const otherCells = await b.findAll('#p-other [role=gridcell]');
+  const cell = six.givens.indexOf(0);
+  await b.click(otherCells[cell]);
+  await b.keys(String(six.solution[cell]));
+  assert.match(await b.attr(otherCells[cell], 'aria-label'), new RegExp(`^r\\d+c\\d+, ${six.solution[cell]},`));
+  assert.match(await b.attr(firstCells[cell], 'aria-label'), /, empty/, 'the first player did not change');
+  const ids = await b.exec('return [...document.querySelectorAll("[id]")].map((e) => e.id)');
+  assert.equal(new Set(ids).size, ids.length, 'element ids are unique on the page');
+}
 
 async function state(b) {
   return b.exec('return document.querySelector("[role=grid]").getAttribute("data-state")');
@@ -161,6 +191,31 @@ async function playOne(b, name, url) {
   assert.match(await labelOf(p), new RegExp(`^${name1(p)} ${data.solution[p]}(,|$)`), 'Ctrl+Y put it back');
   await b.keys(Keys.backspace);
 
+  // Pause covers the grid, stops the clock and the keys; Resume goes on.
+  if (name === 'killer6') {
+    await clickButton(b, /^Pause$/);
+    const time = await b.text(await b.find('[role=timer]'));
+    assert.ok(await b.exec('return document.querySelector(".sp-cover").offsetParent !== null'), 'the cover hides the grid');
+    await b.exec(`document.querySelectorAll('[role=gridcell]')[${p}].focus()`); // the cover takes clicks
+    await b.keys(keyOf(data.solution[p]));
+    assert.match(await labelOf(p), /, empty/, 'no digit goes in while paused');
+    await new Promise((r) => setTimeout(r, 2200));
+    assert.equal(await b.text(await b.find('[role=timer]')), time, 'the clock stands still');
+    await clickButton(b, /^Resume$/);
+  }
+
+  // "Check against the solution" (off by default) marks a wrong digit that breaks no rule.
+  await b.click(cells[p]);
+  await b.keys(keyOf((data.solution[p] % n) + 1));
+  const quiet = await invalid(p);
+  await clickButton(b, /^Check against the solution/, 'input');
+  assert.ok(await invalid(p), 'checked against the solution, the wrong digit is invalid');
+  assert.match(await labelOf(p), /wrong digit/);
+  await clickButton(b, /^Check against the solution/, 'input');
+  assert.equal(await invalid(p), quiet, 'unchecked, only rule breaks count again');
+  await b.click(cells[p]);
+  await b.keys(Keys.backspace);
+
   // Hint: a wrong digit is named first; on a clean grid the first step of the path.
   const hintBtn = await findHint(b);
   const status = await b.find('[role=status]');
@@ -196,6 +251,7 @@ async function playOne(b, name, url) {
   assert.match(await labelOf(free[4]), /, marks 1 2 3(,|$)/, 'Shift+digit sets corner marks');
   assert.ok((await b.findAll('.sp-hl')).length > 0, 'the hint cells are still highlighted');
   await screenshots(b, name, cells[a]);
+  if (name === 'killer9') await printed(b, name);
   await replays(b, name, data, status);
 
   // The whole solution, typed row by row with the keyboard alone (ArrowRight between cells).
@@ -250,7 +306,7 @@ async function replays(b, name, data, status) {
 
 /** Clicks the control whose accessible name matches (buttons, or checkboxes with 'input'). */
 async function clickButton(b, re, tag = 'button') {
-  if (tag === 'input') await b.click(await b.find('.sp-options summary'));
+  if (tag === 'input') await b.exec('document.querySelector(".sp-options").open = true');
   for (const el of await b.findAll(`.sp-player ${tag}`)) {
     if (re.test(await b.label(el))) return b.click(el);
   }
@@ -262,6 +318,19 @@ async function findHint(b) {
     if ((await b.label(el)).startsWith('Hint')) return el;
   }
   throw new Error('no button whose accessible name begins with "Hint"');
+}
+
+/** The print stylesheet prints the puzzle alone: no keypad, tools, timer or player digits. */
+async function printed(b, name) {
+  await b.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.setEmulatedMedia', params: { media: 'print' } });
+  try {
+    const shown = await b.exec(`const vis = (s) => [...document.querySelectorAll(s)].some((e) => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden');
+      return { grid: vis('[role=grid]'), keypad: vis('.sp-keypad'), tools: vis('.sp-tools'), timer: vis('.sp-time'), entered: vis('.sp-entered .sp-val') };`);
+    assert.deepEqual(shown, { grid: true, keypad: false, tools: false, timer: false, entered: false });
+    writeFileSync(path.join(shots, `${name}-print.png`), await b.screenshot());
+  } finally {
+    await b.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.setEmulatedMedia', params: { media: '' } });
+  }
 }
 
 /** Screenshots at 1000 and 360 px; at 360 the grid and keypad fit with no sideways scrolling. */
