@@ -125,7 +125,8 @@
     var side = el('div', 'sp-side');
 
     var top = el('div', 'sp-top');
-    var meta = [d.level, d.score != null ? 'score ' + d.score : null].filter(Boolean).join(' · ');
+    // The page may already say level and score above the player (play-page's template does).
+    var meta = section.querySelector('.sp-meta') ? '' : [d.level, d.score != null ? 'score ' + d.score : null].filter(Boolean).join(' · ');
     top.appendChild(el('span', 'sp-meta', meta));
     this.timeEl = el('span', 'sp-time', '00:00');
     this.timeEl.setAttribute('role', 'timer');
@@ -179,7 +180,7 @@
     this.drawLines(d.cages);
 
     side.appendChild(this.buildKeypad());
-    side.appendChild(this.buildTools());
+    side.appendChild(this.buildTools(section));
     this.status = el('p', 'sp-status');
     this.status.setAttribute('role', 'status');
     this.status.setAttribute('aria-live', 'polite');
@@ -228,7 +229,7 @@
     return pad;
   };
 
-  Player.prototype.buildTools = function () {
+  Player.prototype.buildTools = function (section) {
     var self = this, d = this.data, tools = el('div', 'sp-tools');
     var row = el('div', 'sp-toolrow');
     this.hintBtn = button('sp-tool', 'Hint', 'The next step that applies to your grid (press again for more)');
@@ -243,14 +244,16 @@
     this.againBtn.addEventListener('click', function () { self.restart(); });
     [this.hintBtn, this.watchBtn, this.madeBtn, this.revealBtn, this.againBtn].forEach(function (b) { row.appendChild(b); });
     tools.appendChild(row);
+    // Without a path or a making record the buttons go, and the page says why: the page's own
+    // note when it has one, else the data's note, else a general one.
     var notes = [];
-    if (!(d.path || []).length) {
+    if (!d.path.length) {
       this.hintBtn.hidden = this.watchBtn.hidden = true;
-      notes.push('Hint and Watch it solve are off: this page carries no solving path.');
+      if (!section.querySelector('.sp-path-note')) notes.push(d.pathNote || 'Hint and Watch it solve are off: this page carries no solving path.');
     }
-    if (!(d.making || []).length) {
+    if (!d.making.length) {
       this.madeBtn.hidden = true;
-      notes.push('How it was made is off: this page carries no record of the puzzle\'s making.');
+      if (!section.querySelector('.sp-making-note')) notes.push(d.makingNote || 'How it was made is off: this page carries no record of the puzzle\'s making.');
     }
     if (notes.length) tools.appendChild(el('p', 'sp-note', notes.join(' ')));
 
@@ -455,7 +458,7 @@
     if (this.replay) return;
     var h = R.selectHint(this.data, this.state);
     if (h.kind === 'step') {
-      var hints = h.step.hints || [], level = this.hint && this.hint.index === h.index ? this.hint.level + 1 : 0;
+      var hints = (h.step.hints || []).filter(function (x) { return x !== h.step.text; }), level = this.hint && this.hint.index === h.index ? this.hint.level + 1 : 0;
       level = Math.min(level, hints.length);
       var text = level < hints.length ? hints[level] : h.step.text;
       var total = hints.length + 1;

@@ -58,15 +58,21 @@ export function page(players, title = 'sudoku-press player (dev page)') {
   const css = readFileSync(path.join(root, 'src/play/player.css'), 'utf8');
   const js = readFileSync(path.join(root, 'src/play/rules.js'), 'utf8') + '\n' + readFileSync(path.join(root, 'src/play/player.js'), 'utf8');
   const csp = `default-src 'none'; script-src ${sha(js)}; style-src ${sha(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  // The skeleton of play-page's src/play/page.html: title, level line, notes, then the data.
   const sections = players.map((d) => {
     const json = JSON.stringify(d).replace(/</g, '\\u003c');
-    return `<section class="sp-player" id="p-${escapeHtml(d.id)}">\n<h2>${escapeHtml(d.title)}</h2>\n` +
+    const id = escapeHtml(d.id);
+    return `<section class="sp-player" id="p-${id}" aria-labelledby="p-${id}-title">\n<h2 id="p-${id}-title">${escapeHtml(d.title)}</h2>\n` +
+      `<p class="sp-meta">${escapeHtml(`${d.level} · score ${d.score}`)}</p>\n` +
+      (d.making.length ? '' : '<p class="sp-note sp-making-note">No record of how this puzzle was made (dev page).</p>\n') +
       `<script type="application/json" class="sp-data">${json}</script>\n</section>`;
   }).join('\n');
   return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
     `<meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n` +
-    `<style>${css}</style>\n</head>\n<body>\n<main>\n${sections}\n</main>\n<script>${js}</script>\n</body>\n</html>\n`;
+    `<style>${css}</style>\n</head>\n<body>\n<header class="sp-page-header">\n<h1>${escapeHtml(title)}</h1>\n` +
+    `<nav class="sp-links" aria-label="Pages"><a href="#" rel="prev">Previous day</a><a href="#">Archive</a></nav>\n</header>\n` +
+    `<main>\n${sections}\n</main>\n<footer class="sp-page-footer"><p>Made by sudoku-press.</p></footer>\n<script>${js}</script>\n</body>\n</html>\n`;
 }
 
 /** JSON lines of a file, skipping blanks. */

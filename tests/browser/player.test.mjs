@@ -216,6 +216,16 @@ async function playOne(b, name, url) {
   await b.click(cells[p]);
   await b.keys(Keys.backspace);
 
+  // "Reveal cell" appears only once offered in the options; it is undoable like any move.
+  assert.equal(await b.exec('return [...document.querySelectorAll(".sp-player button")].some((e) => e.textContent === "Reveal cell" && e.offsetParent)'), false);
+  await clickButton(b, /^Offer "Reveal cell"/, 'input');
+  await b.click(cells[p]);
+  await clickButton(b, /^Reveal cell$/);
+  assert.match(await labelOf(p), new RegExp(`^${name1(p)} ${data.solution[p]}(,|$)`));
+  await clickButton(b, /^Undo$/);
+  assert.match(await labelOf(p), /, empty/);
+  await clickButton(b, /^Offer "Reveal cell"/, 'input');
+
   // Hint: a wrong digit is named first; on a clean grid the first step of the path.
   const hintBtn = await findHint(b);
   const status = await b.find('[role=status]');
@@ -254,16 +264,16 @@ async function playOne(b, name, url) {
   if (name === 'killer9') await printed(b, name);
   await replays(b, name, data, status);
 
-  // The whole solution, typed row by row with the keyboard alone (ArrowRight between cells).
+  // The whole solution, typed with the keyboard alone: digits, ArrowRight, then ArrowDown and Home.
+  await b.click(cells[0]);
   for (let r = 0; r < n; r++) {
-    await b.click(cells[r * n]);
     let keys = '';
     for (let c = 0; c < n; c++) {
       const i = r * n + c;
       if (!data.givens[i]) keys += keyOf(data.solution[i]);
       if (c + 1 < n) keys += Keys.right;
     }
-    await b.keys(keys);
+    await b.keys(r + 1 < n ? keys + Keys.down + Keys.home : keys);
   }
   assert.equal(await state(b), 'solved');
   assert.match(await b.text(status), /^Solved in \d\d:\d\d/);
@@ -291,7 +301,7 @@ async function replays(b, name, data, status) {
   assert.ok((await b.text(status)).startsWith(`Step 3 of ${data.path.length}: ${data.path[2].text}`));
   await clickButton(b, /^Back$/);
   assert.match(await b.text(status), /^Step 2 of/);
-  if (name === 'killer9') writeFileSync(path.join(shots, `${name}-watch-1000.png`), await b.screenshot());
+  if (name === 'killer9') writeFileSync(path.join(shots, `${name}-watch-1000.png`), await b.screenshot(1000));
   await b.keys(Keys.escape);
   assert.equal(await b.text(status), '', 'Escape closed the replay');
   if (data.making.length) {
@@ -299,7 +309,7 @@ async function replays(b, name, data, status) {
     assert.match(await b.text(status), new RegExp(`^Stage 1 of ${data.making.length}, ${data.making[0].stage}: `));
     for (let k = 1; k < data.making.length; k++) await clickButton(b, /^Step$/);
     assert.match(await b.text(status), new RegExp(`^Stage ${data.making.length} of`));
-    writeFileSync(path.join(shots, `${name}-made-1000.png`), await b.screenshot());
+    writeFileSync(path.join(shots, `${name}-made-1000.png`), await b.screenshot(1000));
     await clickButton(b, /^Close$/);
   }
 }
@@ -327,7 +337,7 @@ async function printed(b, name) {
     const shown = await b.exec(`const vis = (s) => [...document.querySelectorAll(s)].some((e) => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden');
       return { grid: vis('[role=grid]'), keypad: vis('.sp-keypad'), tools: vis('.sp-tools'), timer: vis('.sp-time'), entered: vis('.sp-entered .sp-val') };`);
     assert.deepEqual(shown, { grid: true, keypad: false, tools: false, timer: false, entered: false });
-    writeFileSync(path.join(shots, `${name}-print.png`), await b.screenshot());
+    writeFileSync(path.join(shots, `${name}-print.png`), await b.screenshot(1000));
   } finally {
     await b.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.setEmulatedMedia', params: { media: '' } });
   }
@@ -336,14 +346,14 @@ async function printed(b, name) {
 /** Screenshots at 1000 and 360 px; at 360 the grid and keypad fit with no sideways scrolling. */
 async function screenshots(b, name, focusCell) {
   await b.click(focusCell);
-  writeFileSync(path.join(shots, `${name}-1000.png`), await b.screenshot());
-  await b.viewport(360, 740);
   try {
+    writeFileSync(path.join(shots, `${name}-1000.png`), await b.screenshot(1000));
+    await b.viewport(360, 740);
     const fit = await b.exec(`const w = document.documentElement.clientWidth;
       const right = (s) => document.querySelector(s).getBoundingClientRect().right;
       return { scroll: document.documentElement.scrollWidth, w, grid: right('[role=grid]'), keypad: right('.sp-keypad') };`);
     assert.ok(fit.scroll <= 360 && fit.grid <= fit.w && fit.keypad <= fit.w, `${name} at 360 px: ${JSON.stringify(fit)}`);
-    writeFileSync(path.join(shots, `${name}-360.png`), await b.screenshot());
+    writeFileSync(path.join(shots, `${name}-360.png`), await b.screenshot(360));
   } finally {
     await b.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.clearDeviceMetricsOverride', params: {} });
   }

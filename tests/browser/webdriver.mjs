@@ -117,10 +117,17 @@ export class Browser {
     return this.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.setDeviceMetricsOverride',
       params: { width, height, deviceScaleFactor: 1, mobile: width < 500 } });
   }
-  /** A PNG of the page (beyond the viewport, the whole page), as a Buffer. */
-  async screenshot() {
-    const r = await this.cmd('POST', '/goog/cdp/execute', { cmd: 'Page.captureScreenshot', params: { format: 'png', captureBeyondViewport: true } });
-    return Buffer.from(r.data, 'base64');
+  /** A PNG of the whole page laid out `width` CSS px wide (a viewport as tall as the page). */
+  async screenshot(width) {
+    try {
+      await this.viewport(width, 800);
+      const height = await this.exec('return document.documentElement.scrollHeight');
+      await this.viewport(width, height);
+      const r = await this.cmd('POST', '/goog/cdp/execute', { cmd: 'Page.captureScreenshot', params: { format: 'png' } });
+      return Buffer.from(r.data, 'base64');
+    } finally {
+      await this.cmd('POST', '/goog/cdp/execute', { cmd: 'Emulation.clearDeviceMetricsOverride', params: {} });
+    }
   }
   /** Entries of Chrome's log of the given type ('performance' or 'browser') since the last call. */
   log(type) { return this.cmd('POST', '/se/log', { type }); }
