@@ -41,22 +41,49 @@
     for (var i = 0; i < len; i++) {
       if (data.givens[i] && data.givens[i] !== data.solution[i]) return 'given ' + cellName(i, n) + ' disagrees with the solution';
     }
-    var cages = data.cages || [];
-    if (!Array.isArray(cages)) return '"cages" must be a list';
-    var seen = new Array(len).fill(false);
-    for (var k = 0; k < cages.length; k++) {
-      var c = cages[k];
-      if (!c || !Number.isInteger(c.sum) || !Array.isArray(c.cells) || !c.cells.length) return 'cage ' + (k + 1) + ' needs a whole "sum" and a non-empty "cells" list';
-      for (var j = 0; j < c.cells.length; j++) {
-        var cell = c.cells[j];
-        if (!Number.isInteger(cell) || cell < 0 || cell >= len) return 'cage ' + (k + 1) + ' names cell ' + JSON.stringify(cell) + ', outside the grid';
-        if (seen[cell]) return 'cell ' + cellName(cell, n) + ' lies in two cages';
-        seen[cell] = true;
-      }
-    }
+    var why = checkCages(data.cages || [], n, '"cages"');
+    if (why) return why;
     var lists = ['path', 'making'];
     for (var m = 0; m < lists.length; m++) {
       if (data[lists[m]] != null && !Array.isArray(data[lists[m]])) return '"' + lists[m] + '" must be a list';
+    }
+    var path = data.path || [], making = data.making || [], k, j;
+    for (k = 0; k < path.length; k++) {
+      var st = path[k], where = 'step ' + (k + 1) + ' of "path"';
+      if (!st || typeof st.text !== 'string') return where + ' needs a "text"';
+      if (st.cells != null && !isCellList(st.cells, len)) return where + ' names a cell outside the grid';
+      var pairs = (st.placements || []).concat(st.eliminations || []);
+      for (j = 0; j < pairs.length; j++) {
+        var p = pairs[j];
+        if (!Array.isArray(p) || !isCellList([p[0]], len) || !Number.isInteger(p[1]) || p[1] < 1 || p[1] > n) return where + ' has a placement or elimination ' + JSON.stringify(p) + ' outside the grid';
+      }
+    }
+    for (k = 0; k < making.length; k++) {
+      var mk = making[k], at = 'stage ' + (k + 1) + ' of "making"';
+      if (!mk || typeof mk.text !== 'string' || typeof mk.stage !== 'string') return at + ' needs a "stage" and a "text"';
+      if (mk.grid != null && !isDigitArray(mk.grid, len, n)) return at + ': "grid" must hold ' + len + ' digits';
+      if (mk.givens != null && !isDigitArray(mk.givens, len, n)) return at + ': "givens" must hold ' + len + ' digits';
+      if (mk.cages != null && (why = checkCages(mk.cages, n, at + ': "cages"'))) return why;
+    }
+    return null;
+  }
+
+  function isCellList(a, len) {
+    return Array.isArray(a) && a.every(function (c) { return Number.isInteger(c) && c >= 0 && c < len; });
+  }
+
+  /** Why a cage list is broken (cells outside the grid or in two cages), or null. */
+  function checkCages(cages, n, what) {
+    if (!Array.isArray(cages)) return what + ' must be a list';
+    var len = n * n, seen = new Array(len).fill(false);
+    for (var k = 0; k < cages.length; k++) {
+      var c = cages[k];
+      if (!c || !Number.isInteger(c.sum) || !Array.isArray(c.cells) || !c.cells.length) return what + ': cage ' + (k + 1) + ' needs a whole "sum" and a non-empty "cells" list';
+      if (!isCellList(c.cells, len)) return what + ': cage ' + (k + 1) + ' names a cell outside the grid';
+      for (var j = 0; j < c.cells.length; j++) {
+        if (seen[c.cells[j]]) return what + ': cell ' + cellName(c.cells[j], n) + ' lies in two cages';
+        seen[c.cells[j]] = true;
+      }
     }
     return null;
   }
