@@ -617,6 +617,7 @@
     this.againBtn.hidden = !solved && !this.history.done.length && this.elapsed < 1000;
     this.hintBtn.disabled = solved;
     this.pauseBtn.disabled = solved;
+    this.pauseBtn.hidden = !!view; // the clock stands still during a replay, which has its own Pause
     this.timeEl.textContent = R.formatTime(solved ? this.solvedIn : this.elapsed);
   };
 

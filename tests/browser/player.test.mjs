@@ -301,7 +301,14 @@ async function replays(b, name, data, status) {
   assert.ok((await b.text(status)).startsWith(`Step 3 of ${data.path.length}: ${data.path[2].text}`));
   await clickButton(b, /^Back$/);
   assert.match(await b.text(status), /^Step 2 of/);
-  if (name === 'killer9') writeFileSync(path.join(shots, `${name}-watch-1000.png`), await b.screenshot(1000));
+  if (name === 'killer9') {
+    writeFileSync(path.join(shots, `${name}-watch-1000.png`), await b.screenshot(1000));
+    await clickButton(b, /^Play$/);
+    await new Promise((r) => setTimeout(r, 2600));
+    await clickButton(b, /^Pause$/);
+    const at = Number(/^Step (\d+) of/.exec(await b.text(status))[1]);
+    assert.ok(at >= 3 && at <= 6, `Play went on from step 2 to step ${at} in 2.6 s`);
+  }
   await b.keys(Keys.escape);
   assert.equal(await b.text(status), '', 'Escape closed the replay');
   if (data.making.length) {
@@ -318,7 +325,7 @@ async function replays(b, name, data, status) {
 async function clickButton(b, re, tag = 'button') {
   if (tag === 'input') await b.exec('document.querySelector(".sp-options").open = true');
   for (const el of await b.findAll(`.sp-player ${tag}`)) {
-    if (re.test(await b.label(el))) return b.click(el);
+    if (re.test(await b.label(el)) && (await b.cmd('GET', `/element/${el}/displayed`))) return b.click(el);
   }
   throw new Error(`no ${tag} named ${re}`);
 }
