@@ -480,7 +480,6 @@
     this.replay = { kind: kind, at: 0, len: list.length, timer: null };
     this.rpBox.hidden = false;
     this.rpTitle.textContent = kind === 'solve' ? 'Watch it solve' : 'How it was made';
-    this.grid.setAttribute('aria-readonly', 'true');
     this.showReplay();
   };
 
@@ -489,7 +488,6 @@
     clearInterval(this.replay.timer);
     this.replay = null;
     this.rpBox.hidden = true;
-    this.grid.removeAttribute('aria-readonly');
     this.drawLines(this.data.cages);
     this.lastTick = Date.now();
     this.say('');
@@ -611,6 +609,8 @@
       if (sum) sum.className = cageSt[k] === 'over' || cageSt[k] === 'wrong' ? 'sp-sum sp-sum-bad' : 'sp-sum';
     });
     this.grid.setAttribute('data-state', solved ? 'solved' : 'solving');
+    if (view || solved) this.grid.setAttribute('aria-readonly', 'true');
+    else this.grid.removeAttribute('aria-readonly');
     this.grid.parentNode.className = 'sp-board' + (this.paused ? ' sp-paused' : '') + (solved ? ' sp-done' : '') + (view ? ' sp-replaying' : '') + (view && !showCages ? ' sp-made' : '');
     this.modeBtns.forEach(function (b, j) { b.setAttribute('aria-pressed', MODES[j][0] === self.mode ? 'true' : 'false'); });
     this.revealBtn.hidden = !this.options.reveal || solved;

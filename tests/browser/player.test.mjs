@@ -29,12 +29,15 @@ if (missing.length && process.env.SP_REQUIRE_BROWSER === '1') {
 }
 const skip = missing.length ? `needs ${missing.join(' and ')}` : false;
 
-/** The four puzzles of the issue: (name, generate flags). */
+/** The puzzles played: (name, generate flags). */
 const PUZZLES = [
   ['killer9', ['--count', '1', '--seed', '21']],
   ['jigsaw9', ['--variant', 'jigsaw', '--count', '1', '--seed', '4']],
   ['killer6', ['--size', '6', '--count', '1', '--seed', '3']],
   ['killer16', ['--size', '16', '--count', '1', '--seed', '6']],
+  // Beyond the issue's four: the other variant and the smallest size.
+  ['killerjigsaw9', ['--variant', 'killer-jigsaw', '--count', '1', '--seed', '4']],
+  ['classic4', ['--variant', 'classic', '--size', '4', '--count', '1', '--seed', '2']],
 ];
 
 function sp(args, cwd) {
