@@ -8,14 +8,16 @@
   var MODES = [['value', 'Digit'], ['centre', 'Centre'], ['corner', 'Corner']];
   var READING = 'afbhicgd'; // corner-mark places: a b c d corners, f g top/bottom middle, h i sides
 
-  function el(tag, cls, text) {
+  /** A new element with a class, text and attributes (each optional). */
+  function el(tag, cls, text, attrs) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text != null) e.textContent = text;
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
     return e;
   }
-  function button(cls, text, title) {
-    var b = el('button', cls, text);
+  function button(cls, text, title, attrs) {
+    var b = el('button', cls, text, attrs);
     b.type = 'button';
     if (title) b.title = title;
     return b;
@@ -28,9 +30,7 @@
   }
 
   function fail(section, message) {
-    var p = el('p', 'sp-error', 'This puzzle cannot be shown: ' + message + '.');
-    p.setAttribute('role', 'alert');
-    section.appendChild(p);
+    section.appendChild(el('p', 'sp-error', 'This puzzle cannot be shown: ' + message + '.', { role: 'alert' }));
   }
 
   function mount(section) {
@@ -44,7 +44,10 @@
     var why = R.validate(data);
     if (why) return fail(section, why);
     ['cages', 'path', 'making'].forEach(function (k) { data[k] = data[k] || []; });
-    new Player(section, data);
+    try { new Player(section, data); } catch (e) {
+      console.error(e); // a bug, not bad data: say so on the page and in the console
+      fail(section, 'the player failed (' + e.message + ')');
+    }
   }
 
   /** One player: its state, its elements and its event handlers. */
@@ -128,9 +131,7 @@
     // The page may already say level and score above the player (play-page's template does).
     var meta = section.querySelector('.sp-meta') ? '' : [d.level, d.score != null ? 'score ' + d.score : null].filter(Boolean).join(' · ');
     top.appendChild(el('span', 'sp-meta', meta));
-    this.timeEl = el('span', 'sp-time', '00:00');
-    this.timeEl.setAttribute('role', 'timer');
-    this.timeEl.setAttribute('aria-label', 'Time');
+    this.timeEl = el('span', 'sp-time', '00:00', { role: 'timer', 'aria-label': 'Time' });
     top.appendChild(this.timeEl);
     this.pauseBtn = button('sp-pause', 'Pause');
     this.pauseBtn.addEventListener('click', function () { self.setPaused(!self.paused); });
@@ -139,23 +140,14 @@
 
     var board = el('div', 'sp-board');
     app.style.setProperty('--n', n);
-    var grid = el('div', 'sp-grid');
-    grid.setAttribute('role', 'grid');
-    grid.setAttribute('aria-label', d.title || 'Sudoku ' + n + 'x' + n);
-    grid.setAttribute('aria-rowcount', n);
-    grid.setAttribute('aria-colcount', n);
+    var grid = el('div', 'sp-grid', null, { role: 'grid', 'aria-label': d.title || 'Sudoku ' + n + 'x' + n, 'aria-rowcount': n, 'aria-colcount': n });
     this.cells = [];
     var firstOfCage = this.firstOfCage = {};
     d.cages.forEach(function (c) { firstOfCage[Math.min.apply(null, c.cells)] = c.sum; });
     for (var r = 0; r < n; r++) {
-      var row = el('div', 'sp-row');
-      row.setAttribute('role', 'row');
+      var row = el('div', 'sp-row', null, { role: 'row' });
       for (var c = 0; c < n; c++) {
-        var i = r * n + c, cell = el('div', 'sp-cell');
-        cell.setAttribute('role', 'gridcell');
-        cell.id = this.uid + 'c' + i;
-        cell.tabIndex = -1;
-        cell.setAttribute('data-cell', i);
+        var i = r * n + c, cell = el('div', 'sp-cell', null, { role: 'gridcell', id: this.uid + 'c' + i, tabindex: -1, 'data-cell': i });
         if (firstOfCage[i] != null) cell.appendChild(el('span', 'sp-sum', firstOfCage[i]));
         cell.appendChild(el('span', 'sp-marks'));
         cell.appendChild(el('span', 'sp-val'));
@@ -171,8 +163,7 @@
     grid.addEventListener('keydown', function (e) { self.onKey(e); });
     this.grid = grid;
     board.appendChild(grid);
-    this.lines = el('div', 'sp-lines');
-    this.lines.setAttribute('aria-hidden', 'true');
+    this.lines = el('div', 'sp-lines', null, { 'aria-hidden': 'true' });
     board.appendChild(this.lines);
     this.cover = el('div', 'sp-cover', 'Paused');
     board.appendChild(this.cover);
@@ -181,9 +172,7 @@
 
     side.appendChild(this.buildKeypad());
     side.appendChild(this.buildTools(section));
-    this.status = el('p', 'sp-status');
-    this.status.setAttribute('role', 'status');
-    this.status.setAttribute('aria-live', 'polite');
+    this.status = el('p', 'sp-status', null, { role: 'status', 'aria-live': 'polite' });
     side.appendChild(this.status);
     app.appendChild(main);
     app.appendChild(side);
@@ -195,9 +184,7 @@
   };
 
   Player.prototype.buildKeypad = function () {
-    var self = this, n = this.n, pad = el('div', 'sp-keypad');
-    pad.setAttribute('role', 'group');
-    pad.setAttribute('aria-label', 'Keypad');
+    var self = this, n = this.n, pad = el('div', 'sp-keypad', null, { role: 'group', 'aria-label': 'Keypad' });
     pad.style.setProperty('--kn', n <= 9 ? n : 8);
     pad.style.setProperty('--kw', n <= 4 ? 2 : n <= 9 ? 3 : 4);
     var modes = el('div', 'sp-modes');
@@ -211,8 +198,7 @@
     var digits = el('div', 'sp-digits');
     for (var dgt = 1; dgt <= n; dgt++) {
       (function (v) {
-        var b = button('sp-key', v);
-        b.setAttribute('aria-label', 'Digit ' + v);
+        var b = button('sp-key', v, null, { 'aria-label': 'Digit ' + v });
         b.addEventListener('click', function () { self.enter(v, self.mode); self.refocus(); });
         digits.appendChild(b);
       })(dgt);
@@ -272,9 +258,7 @@
     });
     tools.appendChild(opts);
 
-    var rp = el('div', 'sp-replay');
-    rp.setAttribute('role', 'group');
-    rp.setAttribute('aria-label', 'Replay controls');
+    var rp = el('div', 'sp-replay', null, { role: 'group', 'aria-label': 'Replay controls' });
     this.rpTitle = el('span', 'sp-rp-title');
     rp.appendChild(this.rpTitle);
     var acts = [['Back', function () { self.replayStep(-1); }], ['Play', function () { self.replayPlay(); }],
