@@ -256,6 +256,9 @@
       label.appendChild(document.createTextNode(' ' + o[1]));
       opts.appendChild(label);
     });
+    opts.appendChild(el('p', 'sp-note', 'Keys: arrows move; 1-9' + (this.n > 9 ? ', then A-G for 10-' + this.n : '') +
+      ' enter digits; Shift+digit adds a corner mark, Ctrl+digit a centre mark; Space switches Digit/Centre/Corner;' +
+      ' Backspace erases; Ctrl+Z undoes, Ctrl+Y redoes.'));
     tools.appendChild(opts);
 
     var rp = el('div', 'sp-replay', null, { role: 'group', 'aria-label': 'Replay controls' });
