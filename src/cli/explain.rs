@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{Entry, Format};
-use sudoku_press::grader::techniques::tier_of;
+use sudoku_press::grader::techniques::level_of;
 use sudoku_press::grader::text::{hints, house_name, step_text};
 use sudoku_press::grader::{solve_logically, Path};
 use sudoku_press::puzzle::cell_name;
@@ -135,7 +135,7 @@ fn write_jsonl<W: Write>(
         let line = json!({
             "type": "step", "puzzle": index, "step": i + 1,
             "technique": step.technique.as_str(), "name": step.technique.name(),
-            "tier": tier_of(step.technique).as_str(),
+            "level": level_of(step.technique).as_str(),
             "placements": step.placements.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "eliminations": step.eliminations.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "cells": step.cells.iter().map(|&c| cell(c)).collect::<Vec<_>>(),

@@ -5,8 +5,9 @@
 
 use super::FINDERS;
 use crate::geometry::Geometry;
+use crate::grader::level::Level;
 use crate::grader::state::Board;
-use crate::grader::step::{Step, Technique, Tier};
+use crate::grader::step::{Step, Technique};
 use crate::grader::techniques::{Context, LADDER};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -76,7 +77,7 @@ fn drive(
         Order::Last => cage_rungs.len(),
         Order::Early => cage_rungs
             .iter()
-            .position(|r| r.tier > Tier::Easy)
+            .position(|r| r.level > Level::Easy)
             .unwrap_or(cage_rungs.len()),
     };
     'outer: for _ in 0..10_000 {
