@@ -9,6 +9,7 @@
 //! the weights at the bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
 //! Solo killer, basic ones included, needs them (Solo's `split_block`).
 
+pub(crate) mod cage_view;
 pub mod cages;
 pub(crate) mod context;
 pub mod must;

@@ -4,7 +4,7 @@ use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Digit};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::techniques::cages::CageView;
+use crate::grader::techniques::cage_view::CageView;
 use crate::grader::techniques::context::{Context, Memo};
 use crate::grader::text::{cells_text, set_text};
 

@@ -19,7 +19,7 @@ pub use killer_subset::{killer_pair, killer_triple};
 pub use leftovers::law_of_leftovers;
 pub use partition::house_partition;
 
-use super::cages::{CageView, Inline};
+use super::cage_view::{CageView, Inline};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
