@@ -11,6 +11,7 @@
 //! grading always ends.
 
 pub mod grade;
+pub mod json;
 pub mod level;
 pub mod state;
 pub mod step;
