@@ -7,11 +7,12 @@
 //! bad input.
 
 use anyhow::Context;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{Entry, Format};
-use sudoku_press::grader::techniques::tier_of;
+use sudoku_press::grader::json::grade_keys;
+use sudoku_press::grader::techniques::level_of;
 use sudoku_press::grader::text::{hints, house_name, step_text};
 use sudoku_press::grader::{solve_logically, Path};
 use sudoku_press::puzzle::cell_name;
@@ -116,18 +117,14 @@ fn write_jsonl<W: Write>(
 ) -> std::io::Result<()> {
     let g = &path.grade;
     let geometry = entry.puzzle.geometry();
-    let counts: serde_json::Map<String, Value> = g
-        .techniques
-        .iter()
-        .map(|(t, n)| (t.as_str().to_string(), json!(n)))
-        .collect();
-    let head = json!({
-        "type": "grade", "puzzle": index, "id": id_of(entry),
-        "level": g.level.map(|l| l.as_str()), "score": (g.score * 100.0).round() / 100.0,
-        "hardest": g.hardest.map(|t| t.as_str()), "techniques": counts, "trial": g.trial,
-        "steps": g.steps, "reason": g.reason(),
-    });
-    serde_json::to_writer(&mut *out, &head)?;
+    let mut head = Map::new();
+    head.insert("type".into(), json!("grade"));
+    head.insert("puzzle".into(), json!(index));
+    head.insert("id".into(), json!(id_of(entry)));
+    head.extend(grade_keys(g));
+    // Last, and null when graded (`rate` leaves it out then).
+    head.insert("reason".into(), json!(g.reason()));
+    serde_json::to_writer(&mut *out, &Value::Object(head))?;
     writeln!(out)?;
     for (i, step) in path.steps.iter().enumerate() {
         let cell = |c| cell_name(geometry, c);
@@ -135,7 +132,7 @@ fn write_jsonl<W: Write>(
         let line = json!({
             "type": "step", "puzzle": index, "step": i + 1,
             "technique": step.technique.as_str(), "name": step.technique.name(),
-            "tier": tier_of(step.technique).as_str(),
+            "level": level_of(step.technique).as_str(),
             "placements": step.placements.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "eliminations": step.eliminations.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "cells": step.cells.iter().map(|&c| cell(c)).collect::<Vec<_>>(),

@@ -6,11 +6,10 @@
 //! input.
 
 use anyhow::Context;
-use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{jsonl, Format};
-use sudoku_press::grader::Grade;
+use sudoku_press::grader::json::grade_keys;
 use sudoku_press::pipeline::rate::rate_stream;
 use sudoku_press::pipeline::solve::SolveStreamError;
 use sudoku_press::settings::MAX_THREADS;
@@ -56,24 +55,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The keys a grade adds to the entry's object.
-fn grade_keys(grade: &Grade) -> Map<String, Value> {
-    let mut object = Map::new();
-    object.insert("level".into(), json!(grade.level.map(|l| l.as_str())));
-    object.insert("score".into(), json!((grade.score * 100.0).round() / 100.0));
-    object.insert("hardest".into(), json!(grade.hardest.map(|t| t.as_str())));
-    let counts: Map<String, Value> = grade
-        .techniques
-        .iter()
-        .map(|(t, n)| (t.as_str().to_string(), json!(n)))
-        .collect();
-    object.insert("techniques".into(), Value::Object(counts));
-    object.insert("trial".into(), json!(grade.trial));
-    object.insert("steps".into(), json!(grade.steps));
-    if let Some(reason) = grade.reason() {
-        object.insert("reason".into(), json!(reason));
-    }
-    object
 }

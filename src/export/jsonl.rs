@@ -3,6 +3,7 @@
 
 use super::ExportError;
 use crate::format::jsonl::{to_object, write_object};
+use crate::grader::json::insert_score_keys;
 use crate::store::Store;
 use serde_json::json;
 use std::io::Write;
@@ -16,10 +17,14 @@ pub fn write_jsonl<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportEr
         object.insert("variant".into(), json!(p.variant));
         object.insert("level".into(), json!(p.level));
         if let Some(g) = &p.grade {
-            object.insert("score".into(), json!((g.score * 100.0).round() / 100.0));
-            object.insert("hardest".into(), json!(g.hardest));
-            object.insert("techniques".into(), json!(g.techniques));
-            object.insert("trial".into(), json!(g.trial));
+            let techniques = json!(g.techniques);
+            insert_score_keys(
+                &mut object,
+                g.score,
+                g.hardest.as_deref(),
+                techniques,
+                g.trial,
+            );
         }
         object.insert("seed".into(), json!(p.seed));
         object.insert("index".into(), json!(p.index));

@@ -16,7 +16,7 @@ pub const RAMP: &str = include_str!("../../config/feed-ramp.toml");
 
 /// The variants a slot may name.
 pub const VARIANTS: [&str; 4] = ["killer", "classic", "jigsaw", "killer-jigsaw"];
-/// The levels a slot may name: the grader's (`grader::Tier`).
+/// The levels a slot may name: the grader's (`grader::Level`).
 pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "extreme"];
 
 /// One puzzle a day asks for: `<variant>-<size>-<level>`, e.g. `killer-9-hard`.
@@ -175,11 +175,11 @@ mod tests {
         let levels = |day: &[Slot]| day.iter().map(|s| s.level.clone()).collect::<Vec<_>>();
         let five = ["easy", "medium", "hard", "expert", "extreme"];
         assert!(daily.days.iter().all(|d| levels(d) == five));
-        let tiers: Vec<&str> = crate::grader::Tier::ALL
+        let grader_levels: Vec<&str> = crate::grader::Level::ALL
             .iter()
-            .map(|t| t.as_str())
+            .map(|l| l.as_str())
             .collect();
-        assert_eq!(tiers, LEVELS);
+        assert_eq!(grader_levels, LEVELS);
         let ramp = FeedConfig::parse(RAMP).unwrap();
         let monday = Date::parse("2026-11-30").unwrap();
         assert_eq!(levels(ramp.slots(monday)), ["easy"]);

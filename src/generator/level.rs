@@ -128,7 +128,7 @@ pub fn reach<R: Rng>(
     rng: &mut R,
 ) -> Reached {
     // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. (A walk
-    // cut at the target's tier was tried and dropped: with score bands most hard and expert
+    // cut at the target's level was tried and dropped: with score thresholds most hard and expert
     // puzzles are raised by score, which the cut walk cannot see, and it doubled the grading.)
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
         let grade = grader::grade(p);

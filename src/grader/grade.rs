@@ -17,22 +17,20 @@
 //! Spearman ρ with Solo's level ≈ 0.63, medians rising over basic < intermediate < advanced <
 //! unreasonable. A 9x9 killer scores about 15 to 23; hard published killers 26 to 29.
 //!
-//! **Level.** At least the tier of the hardest technique used, and at least the band the score
-//! falls in (`LEVEL_BANDS`: medium from 17.5, hard from 18.5, expert from 19.5), as HoDoKu levels
+//! **Level.** At least the level of the hardest technique used, and at least the level the score
+//! reaches (`LEVEL_SCORES`: medium from 17.5, hard from 18.5, expert from 19.5), as HoDoKu levels
 //! a puzzle by its hardest step and by its total work. Extreme comes only from forcing chains or
-//! trial. The bands sit between the score medians of Solo's levels, so easy, medium, hard and
+//! trial. The thresholds sit between the score medians of Solo's levels, so easy, medium, hard and
 //! expert correspond roughly to Solo's basic, intermediate, advanced and unreasonable.
 
+use super::level::Level;
 use super::state::Board;
-use super::step::{Step, Technique, Tier};
+use super::step::{Step, Technique};
 use super::techniques::{Context, Rung, LADDER, TRIAL_WEIGHT};
 use crate::bitset::DigitSet;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver;
-
-/// A puzzle's difficulty level: the tier of its hardest technique, raised by its score's band.
-pub type Level = Tier;
 
 /// Search nodes the uniqueness check may spend before the grade gives up ("undecided"); it runs
 /// from the position where logic got stuck, which is far easier than the empty grid.
@@ -60,7 +58,7 @@ pub struct Grade {
     pub level: Option<Level>,
     /// Continuous difficulty for ordering inside a level and across levels (see the module doc).
     pub score: f64,
-    /// The hardest technique used (highest tier, then highest weight).
+    /// The hardest technique used (highest level, then highest weight).
     pub hardest: Option<Technique>,
     /// Steps per technique, in ladder order, only those used.
     pub techniques: Vec<(Technique, u32)>,
@@ -196,9 +194,9 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         }
         let candidates = board.candidate_count();
         let density = candidates as f64 / cells;
-        let (tier, weight) = match used {
-            Some(r) => (r.tier, r.weight),
-            None => (Tier::Extreme, TRIAL_WEIGHT),
+        let (level, weight) = match used {
+            Some(r) => (r.level, r.weight),
+            None => (Level::Extreme, TRIAL_WEIGHT),
         };
         if used.is_none() {
             // Stuck: trial. A candidate whose assumption the easy rungs refute goes; failing that,
@@ -241,7 +239,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                 order.push(t);
             }
             counts[t as usize] += 1;
-            tally.add(&step, tier, weight, density);
+            tally.add(&step, level, weight, density);
             if keep {
                 steps.push(step);
                 before.push(candidates as u32);
@@ -297,7 +295,8 @@ fn board_grid(board: &Board) -> Grid {
 /// technique or the candidate count changes.
 #[derive(Debug)]
 struct Tally {
-    tier: Tier,
+    /// The level of the hardest technique so far.
+    hardest_level: Level,
     hardest: Option<Technique>,
     hardest_weight: f64,
     steps: usize,
@@ -314,7 +313,7 @@ struct Tally {
 impl Default for Tally {
     fn default() -> Self {
         Tally {
-            tier: Tier::Easy,
+            hardest_level: Level::Easy,
             hardest: None,
             hardest_weight: 0.0,
             steps: 0,
@@ -330,14 +329,14 @@ impl Default for Tally {
 /// bound or one-cell rule of 45 was left, so a person has to look for something harder.
 pub const BOTTLENECK_WEIGHT: f64 = 5.0;
 
-/// Score bands: a score at or above `LEVEL_BANDS[i]` makes a puzzle at least `Tier::ALL[i + 1]`
-/// (medium, hard, expert). Set at the midpoints between the score medians of Solo's basic,
-/// intermediate, advanced and unreasonable killers (scripts/grade_calibration.py). Extreme is not
-/// reached by score: it means forcing chains or trial.
-pub const LEVEL_BANDS: [f64; 3] = [17.5, 18.5, 19.5];
+/// Score thresholds: a score at or above `LEVEL_SCORES[i]` makes a puzzle at least
+/// `Level::ALL[i + 1]` (medium, hard, expert). Set at the midpoints between the score medians of
+/// Solo's basic, intermediate, advanced and unreasonable killers (scripts/grade_calibration.py).
+/// Extreme is not reached by score: it means forcing chains or trial.
+pub const LEVEL_SCORES: [f64; 3] = [17.5, 18.5, 19.5];
 
 impl Tally {
-    fn add(&mut self, step: &Step, tier: Tier, weight: f64, density: f64) {
+    fn add(&mut self, step: &Step, level: Level, weight: f64, density: f64) {
         let t = step.technique;
         self.steps += 1;
         let pass = (t, density.to_bits());
@@ -349,9 +348,10 @@ impl Tally {
             }
         }
         self.unique_combinations += u32::from(t == Technique::UniqueCombination);
-        let harder = tier > self.tier || (tier == self.tier && weight > self.hardest_weight);
+        let harder = level > self.hardest_level
+            || (level == self.hardest_level && weight > self.hardest_weight);
         if harder || self.hardest.is_none() {
-            self.tier = self.tier.max(tier);
+            self.hardest_level = self.hardest_level.max(level);
             self.hardest = Some(t);
             self.hardest_weight = weight;
         }
@@ -370,11 +370,11 @@ impl Tally {
         raw.max(0.0)
     }
 
-    /// The level: at least the tier of the hardest technique, raised by the score bands (a long or
+    /// The level: at least the hardest technique's, raised by the score thresholds (a long or
     /// laborious path of easier techniques is harder for a person, as HoDoKu grades).
     fn level(&self, score: f64) -> Level {
-        let band = LEVEL_BANDS.iter().filter(|&&b| score >= b).count();
-        self.tier.max(Tier::ALL[band])
+        let reached = LEVEL_SCORES.iter().filter(|&&s| score >= s).count();
+        self.hardest_level.max(Level::ALL[reached])
     }
 }
 
@@ -391,14 +391,14 @@ enum Outcome {
     Contradiction,
 }
 
-/// The highest tier a trial follows its assumption with: a person testing a digit follows it
+/// The highest level a trial follows its assumption with: a person testing a digit follows it
 /// with the easy techniques (singles, cage combinations and bounds, innies and outies), as the
 /// forcing chains follow theirs with singles; a contradiction only the harder rungs would reach
 /// is left to the solver's digit. (Following it with the whole ladder, forcing chains included,
 /// cost a quarter of the 12x12 generation time and moved no level: GRADER_VERSION 4.)
-const TRIAL_TIER: Tier = Tier::Easy;
+const TRIAL_LEVEL: Level = Level::Easy;
 
-/// Run the ladder's rungs up to `TRIAL_TIER` (no trial) on `board` until it is solved, stuck or
+/// Run the ladder's rungs up to `TRIAL_LEVEL` (no trial) on `board` until it is solved, stuck or
 /// broken.
 fn propagate(board: &mut Board, ctx: &mut Context) -> Outcome {
     let mut found = Vec::new();
@@ -410,7 +410,7 @@ fn propagate(board: &mut Board, ctx: &mut Context) -> Outcome {
             return Outcome::Contradiction;
         }
         found.clear();
-        for r in LADDER.iter().take_while(|r| r.tier <= TRIAL_TIER) {
+        for r in LADDER.iter().take_while(|r| r.level <= TRIAL_LEVEL) {
             r.find(ctx, board, &mut found);
             if !found.is_empty() {
                 break;

@@ -3,13 +3,16 @@
 //!
 //! `grade(&puzzle)` checks uniqueness with the solver (a node budget), then applies the easiest
 //! technique of the ladder (`techniques::LADDER`) again and again, restarting from the easiest
-//! after every step, and records the path. The level is the highest tier the path needs (the
-//! lowest tier whose techniques alone solve the puzzle: deductions only shrink the candidates, so
-//! this does not depend on the path), raised by the band of the score, which adds up the work at
-//! the bottlenecks and the pencil marks scanned (see `grade`'s module doc); trial (taken from the
-//! known solution, recorded as such) is the last resort, so grading always ends.
+//! after every step, and records the path. The level is the highest level among the rungs the
+//! path needs (the lowest level whose techniques alone solve the puzzle: deductions only shrink
+//! the candidates, so this does not depend on the path), raised by the level its score reaches;
+//! the score adds up the work at the bottlenecks and the pencil marks scanned (see `grade`'s
+//! module doc). Trial (taken from the known solution, recorded as such) is the last resort, so
+//! grading always ends.
 
 pub mod grade;
+pub mod json;
+pub mod level;
 pub mod state;
 pub mod step;
 pub mod techniques;
@@ -18,14 +21,16 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-pub use grade::{grade, is_sound, solve_logically, Grade, Level, Path, Verdict};
+pub use grade::{grade, is_sound, solve_logically, Grade, Path, Verdict};
+pub use level::{Level, UnknownLevel};
 
 /// The grader's version, stored with every grade: bump it whenever a change can move a puzzle's
-/// level or score (a technique, a weight, the score formula, a level band). Files opened for
-/// writing grade their rows of another version again, so one level means one thing in a file.
-/// 1: the ladder's tiers (issue 6's first cut); 2: calibrated score and score bands.
+/// level or score (a technique, a weight, the score formula, a level's score threshold). Files
+/// opened for writing grade their rows of another version again, so one level means one thing in
+/// a file.
+/// 1: the ladder's levels (issue 6's first cut); 2: calibrated score and score thresholds.
 /// 3: sum algebra (an expert rung before the chains).
 /// 4: trial follows its assumption with the easy rungs only (scores of puzzles that need trial).
 pub const GRADER_VERSION: i64 = 4;
 pub use state::{Board, Contradiction};
-pub use step::{Step, Technique, Tier, UnknownLevel};
+pub use step::{Step, Technique};

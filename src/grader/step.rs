@@ -2,24 +2,9 @@
 
 use crate::geometry::{Cell, Digit, House};
 
-/// Difficulty tiers; a puzzle's level is at least the highest tier its path needs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Tier {
-    /// Singles and the simplest cage facts, including the rule of 45 on one house.
-    Easy,
-    /// Must-contain digits, innie–outie differences, locked candidates, pairs and triples.
-    Medium,
-    /// Multi-house innies/outies, cage permutations and clashes, quads, fish and wings.
-    Hard,
-    /// Chains, ALS, combination/permutation analysis over several cages.
-    Expert,
-    /// Forcing chains and trial.
-    Extreme,
-}
-
 /// Every technique the grader knows, easiest first within its family.
 ///
-/// The ladder (order tried, tier, weight) lives in `techniques::LADDER`; this enum only names.
+/// The ladder (order tried, level, weight) lives in `techniques::LADDER`; this enum only names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Technique {
     // Singles.
@@ -107,48 +92,6 @@ pub enum Technique {
     ForcingChain,
     /// Trial and error: a guess tested by the solver (the last resort).
     Trial,
-}
-
-impl Tier {
-    /// Every tier, easiest first.
-    pub const ALL: [Tier; 5] = [
-        Tier::Easy,
-        Tier::Medium,
-        Tier::Hard,
-        Tier::Expert,
-        Tier::Extreme,
-    ];
-    /// Lower-case name ("easy" .. "extreme"), as stored and printed.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Easy => "easy",
-            Tier::Medium => "medium",
-            Tier::Hard => "hard",
-            Tier::Expert => "expert",
-            Tier::Extreme => "extreme",
-        }
-    }
-}
-
-impl std::fmt::Display for Tier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A name that is not one of the five levels.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?}: use easy, medium, hard, expert or extreme")]
-pub struct UnknownLevel(pub String);
-
-impl std::str::FromStr for Tier {
-    type Err = UnknownLevel;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Tier::ALL
-            .into_iter()
-            .find(|t| t.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownLevel(s.to_string()))
-    }
 }
 
 impl Technique {

@@ -96,10 +96,10 @@ fn puzzles_without_a_unique_solution_get_no_level() {
 
 #[test]
 fn level_names_round_trip() {
-    for level in Tier::ALL {
+    for level in Level::ALL {
         assert_eq!(level.as_str().parse::<Level>(), Ok(level));
     }
-    assert_eq!("Hard".parse::<Level>(), Ok(Tier::Hard));
+    assert_eq!("Hard".parse::<Level>(), Ok(Level::Hard));
     assert!("brutal".parse::<Level>().is_err());
     let keys: std::collections::HashSet<_> = Technique::ALL.iter().map(|t| t.as_str()).collect();
     assert_eq!(keys.len(), Technique::ALL.len());
@@ -107,7 +107,7 @@ fn level_names_round_trip() {
 
 /// Levels and scores of a fixed set of generated puzzles (seed 2024, default settings), recorded
 /// from the grader as calibrated against Solo (scripts/grade_calibration.py): a change to any
-/// technique, tier, weight or the score formula that moves them must update this list on purpose.
+/// technique, level, weight or the score formula that moves them must update this list on purpose.
 const FIXTURE: &[(Variant, u8, u64, &str, f64)] = &[
     (Variant::Killer, 9, 0, "expert", 23.04),
     (Variant::Killer, 9, 1, "expert", 19.56),

@@ -27,8 +27,9 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
         .expect("failed to start sudoku-press")
 }
 
-/// `$SUDOKU_PRESS_DATA`, else `../shared/data` beside the project, or `None` (with a message)
-/// when it is absent.
+/// `$SUDOKU_PRESS_DATA`, else `../shared/data` beside the project, or `None` (after printing
+/// "skipping: <path> absent") when it is absent. Tests that need it are also marked
+/// `#[cfg_attr(not(shared_data), ignore = ...)]` (see `build.rs`), so cargo shows them ignored.
 pub fn shared_data() -> Option<PathBuf> {
     let dir = std::env::var_os("SUDOKU_PRESS_DATA")
         .map(PathBuf::from)
@@ -36,7 +37,19 @@ pub fn shared_data() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping: ../shared/data is absent");
+        eprintln!("skipping: {} absent", dir.display());
+        None
+    }
+}
+
+/// The file `relative` of the shared data, or `None` (after printing "skipping: <path> absent")
+/// when the data or just that file is absent: a partly filled data folder says what it skipped.
+pub fn shared_file(relative: &str) -> Option<PathBuf> {
+    let path = shared_data()?.join(relative);
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("skipping: {} absent", path.display());
         None
     }
 }

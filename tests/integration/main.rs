@@ -7,6 +7,7 @@ mod data_sets;
 mod export_links_cli;
 mod feed_cli;
 mod generate_cli;
+mod grader_cli;
 mod grader_soundness;
 mod readme;
 mod robustness;

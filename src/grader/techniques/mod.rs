@@ -4,11 +4,12 @@
 //! the board. Finders are grouped by family, one file each. Batch finders report every instance
 //! they see at once (singles, one step per cage), each instance its own step.
 //!
-//! Each rung has a tier (a puzzle's level is at least the highest tier its easiest-first path
-//! needs) and a weight (the work one step costs a person: the score adds up the weights at the
-//! bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
+//! Each rung has a level (a puzzle's level is at least the highest level of the rungs its
+//! easiest-first path needs) and a weight (the work one step costs a person: the score adds up
+//! the weights at the bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
 //! Solo killer, basic ones included, needs them (Solo's `split_block`).
 
+pub(crate) mod cage_view;
 pub mod cages;
 pub(crate) mod context;
 pub mod must;
@@ -19,8 +20,9 @@ pub mod sums;
 
 pub use context::Context;
 
+use crate::grader::level::Level;
 use crate::grader::state::Board;
-use crate::grader::step::{Step, Technique, Tier};
+use crate::grader::step::{Step, Technique};
 use plain::subsets;
 
 /// How a rung looks for steps.
@@ -49,8 +51,8 @@ impl std::fmt::Debug for Finder {
 pub struct Rung {
     /// The technique its steps are credited to.
     pub technique: Technique,
-    /// Its tier.
-    pub tier: Tier,
+    /// Its difficulty level.
+    pub level: Level,
     /// Work for the score, counted once per bottleneck pass (see `grade`'s module doc).
     pub weight: f64,
     /// The finder.
@@ -73,10 +75,10 @@ impl Rung {
     }
 }
 
-const fn rung(technique: Technique, tier: Tier, weight: f64, finder: Finder) -> Rung {
+const fn rung(technique: Technique, level: Level, weight: f64, finder: Finder) -> Rung {
     Rung {
         technique,
-        tier,
+        level,
         weight,
         finder,
         killer_only: false,
@@ -89,21 +91,21 @@ const fn one(f: fn(&Board) -> Option<Step>) -> Finder {
 
 const fn cage_rung(
     technique: Technique,
-    tier: Tier,
+    level: Level,
     weight: f64,
     f: fn(&mut Context, &Board, &mut Vec<Step>),
 ) -> Rung {
     Rung {
         technique,
-        tier,
+        level,
         weight,
         finder: Finder::Cages(f),
         killer_only: true,
     }
 }
 
+use Level::{Easy, Expert, Extreme, Hard, Medium};
 use Technique as T;
-use Tier::{Easy, Expert, Extreme, Hard, Medium};
 
 /// The ladder, easiest first. Trial (always available, always last) is not a rung: the engine
 /// takes it from the known solution when every rung is stuck.
@@ -236,12 +238,12 @@ fn hidden_triple(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
     ));
 }
 
-/// The tier of a technique (its first rung), Extreme for trial.
-pub fn tier_of(technique: Technique) -> Tier {
+/// The level of a technique (its first rung's), Extreme for trial.
+pub fn level_of(technique: Technique) -> Level {
     LADDER
         .iter()
         .find(|r| r.technique == technique)
-        .map_or(Tier::Extreme, |r| r.tier)
+        .map_or(Level::Extreme, |r| r.level)
 }
 
 /// Score weight of one trial step.

@@ -3,7 +3,7 @@
 //! lie in one cage must be in that cage (cage/house overlap), which kills the cage's combinations
 //! without it and removes it from the cage's cells outside the house.
 
-use super::cages::CageView;
+use super::cage_view::CageView;
 use super::context::{Context, Memo};
 use crate::bitset::DigitSet;
 use crate::geometry::{Digit, House};

@@ -5,8 +5,9 @@
 
 use super::FINDERS;
 use crate::geometry::Geometry;
+use crate::grader::level::Level;
 use crate::grader::state::Board;
-use crate::grader::step::{Step, Technique, Tier};
+use crate::grader::step::{Step, Technique};
 use crate::grader::techniques::{Context, LADDER};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -76,7 +77,7 @@ fn drive(
         Order::Last => cage_rungs.len(),
         Order::Early => cage_rungs
             .iter()
-            .position(|r| r.tier > Tier::Easy)
+            .position(|r| r.level > Level::Easy)
             .unwrap_or(cage_rungs.len()),
     };
     'outer: for _ in 0..10_000 {
@@ -242,28 +243,32 @@ fn plain_finders_are_sound_on_random_partial_killers() {
     assert!(!counts.is_empty());
 }
 
-/// `../shared/data` (or `SUDOKU_PRESS_DATA`), if present.
-fn shared_data() -> Option<std::path::PathBuf> {
+/// The file `relative` of the shared data (`$SUDOKU_PRESS_DATA`, else `../shared/data`), or
+/// `None` after printing "skipping: <path> absent" (the folder or just the file): the same rule
+/// as the integration tests' `shared_file` (tests/integration/common.rs), which a unit test of
+/// the library cannot call.
+fn shared_file(relative: &str) -> Option<std::path::PathBuf> {
     let dir = std::env::var_os("SUDOKU_PRESS_DATA")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
         });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: ../shared/data is absent");
+    let path = dir.join(relative);
+    if !dir.is_dir() {
+        eprintln!("skipping: {} absent", dir.display());
         None
+    } else if !path.is_file() {
+        eprintln!("skipping: {} absent", path.display());
+        None
+    } else {
+        Some(path)
     }
 }
 
 /// Puzzles of a data file with their solutions (stored, or found by the solver).
 fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
     use crate::format::Reader;
-    let Ok(file) = std::fs::File::open(path) else {
-        eprintln!("skipping: {} is absent", path.display());
-        return Vec::new();
-    };
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let reader = Reader::new(std::io::BufReader::new(file), None).expect("a readable data file");
     reader
         .map(|entry| {
@@ -279,19 +284,27 @@ fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
 fn plain_finders_are_sound_on_the_shared_data_sets() {
-    let Some(data) = shared_data() else { return };
     // Every puzzle of the small sets, every fourth of the large ones (the full sets take half a
     // minute: run them by setting PLAIN_SOUNDNESS_ALL=1).
     let all = std::env::var_os("PLAIN_SOUNDNESS_ALL").is_some();
-    for (file, step) in [
-        ("sudoku/top1465.txt", 4),
-        ("killer/solo_small.jsonl", 1),
-        ("killer/solo_levels.jsonl", 1),
-        ("killer/krazydad_vol1.jsonl", 4),
-        ("killer/hard_killers.jsonl", 1),
+    for (file, count, step) in [
+        ("sudoku/top1465.txt", 1465, 4),
+        ("killer/solo_small.jsonl", 40, 1),
+        ("killer/solo_levels.jsonl", 160, 1),
+        ("killer/krazydad_vol1.jsonl", 800, 4),
+        ("killer/hard_killers.jsonl", 17, 1),
     ] {
-        let items: Vec<_> = data_set(&data.join(file))
+        let Some(path) = shared_file(file) else {
+            continue;
+        };
+        let items = data_set(&path);
+        assert_eq!(items.len(), count, "{file}: puzzles read");
+        let items: Vec<_> = items
             .into_iter()
             .step_by(if all { 1 } else { step })
             .collect();
