@@ -36,6 +36,15 @@ pub fn open(path: &str) -> anyhow::Result<Box<dyn std::io::BufRead + Send>> {
     format::open_input(path).with_context(|| format!("cannot open {name}"))
 }
 
+/// `n` and its noun, singular for exactly one: `counted(1, "puzzle", "puzzles")` is
+/// "1 puzzle", `counted(0, ...)` "0 puzzles". Messages count with it.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
 /// Run `check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.puzzle == "-" && args.grid == "-" {
@@ -75,14 +84,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let empty = grid.values().iter().filter(|&&v| v == 0).count();
         match empty {
             0 => writeln!(out, "no conflicts: the grid is solved")?,
-            _ => writeln!(out, "no conflicts ({empty} cells still empty)")?,
+            _ => writeln!(
+                out,
+                "no conflicts ({} still empty)",
+                counted(empty, "cell", "cells")
+            )?,
         }
         return Ok(ExitCode::SUCCESS);
     }
     out.flush()?;
-    match conflicts.len() {
-        1 => eprintln!("1 conflict"),
-        n => eprintln!("{n} conflicts"),
-    }
+    eprintln!("{}", counted(conflicts.len(), "conflict", "conflicts"));
     Ok(ExitCode::from(1))
 }

@@ -3,6 +3,11 @@
 //! removes; `--hints` gives three graded hints per step (a nudge, the technique and where, the
 //! step); `--format jsonl` gives the steps as data (one object a line) for apps and answer pages.
 //!
+//! A puzzle that breaks a rule no solution can keep (a cage sum its cells cannot make, clashing
+//! givens) is answered "not graded: no solution: ..." and the batch goes on, as `solve` does.
+//! Ids are printed as text with control characters, bidi overrides and escapes shown as `\u{..}`
+//! (the JSON output escapes them as JSON does).
+//!
 //! Exit code: 0 when every puzzle was explained; 1 when some puzzle has no unique solution; 2 on
 //! bad input.
 
@@ -10,11 +15,13 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{Entry, Format};
+use sudoku_press::format::{Entry, Format, Item, RawObject};
 use sudoku_press::grader::json::grade_keys;
 use sudoku_press::grader::techniques::level_of;
 use sudoku_press::grader::text::{hints, house_name, step_text};
-use sudoku_press::grader::{solve_logically, Path};
+use sudoku_press::grader::{solve_logically, Grade, Path};
+use sudoku_press::pipeline::rate::no_solution;
+use sudoku_press::pipeline::solve::reason_of;
 use sudoku_press::puzzle::cell_name;
 
 /// How `explain` writes.
@@ -46,30 +53,136 @@ pub struct Args {
 /// Run `explain`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = super::input_name(&args.file);
-    let reader = super::read_puzzles(&args.file, args.input_format)?;
+    let items = super::read_puzzles(&args.file, args.input_format)?.items();
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut ungraded = 0;
-    for (index, entry) in reader.enumerate() {
-        let entry = entry.context(name.to_string())?;
-        let path = solve_logically(&entry.puzzle);
-        ungraded += usize::from(path.grade.level.is_none());
-        match args.format {
-            Output::Text => write_text(&mut out, index, &entry, &path, args.hints)?,
-            Output::Jsonl => write_jsonl(&mut out, index, &entry, &path)?,
+    let (mut written, mut ungraded) = (0, 0);
+    for (index, item) in items.enumerate() {
+        match item.context(name.to_string())? {
+            Item::Entry(entry) => {
+                let path = solve_logically(&entry.puzzle);
+                ungraded += usize::from(path.grade.level.is_none());
+                match args.format {
+                    Output::Text => write_text(&mut out, index, &entry, &path, args.hints)?,
+                    Output::Jsonl => write_jsonl(&mut out, index, &entry, &path)?,
+                }
+            }
+            Item::Unsolvable {
+                line,
+                error,
+                object,
+            } => {
+                let reason = format!("no solution: {}", reason_of(&error));
+                eprintln!("line {line}: {reason}");
+                ungraded += 1;
+                let id = object.as_ref().and_then(id_in);
+                let head = Head {
+                    index,
+                    id,
+                    grade: &no_solution(),
+                    reason: &reason,
+                };
+                match args.format {
+                    Output::Text => write_text_head(&mut out, &head)?,
+                    Output::Jsonl => write_jsonl_head(&mut out, &head)?,
+                }
+            }
         }
+        written += 1;
     }
     out.flush()?;
     if ungraded > 0 {
-        eprintln!("{ungraded} puzzles have no unique solution and were not explained");
+        eprintln!(
+            "{ungraded} of {} {} no unique solution and {} not explained",
+            super::check::counted(written, "puzzle", "puzzles"),
+            if ungraded == 1 { "has" } else { "have" },
+            if ungraded == 1 { "was" } else { "were" },
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The entry's `id`, if its JSON has one.
-fn id_of(entry: &Entry) -> Option<String> {
-    let id = entry.object.as_ref()?.get("id")?;
+/// The `id` of a JSON line, if it has one: a string as it is, anything else as its JSON text.
+fn id_in(object: &RawObject) -> Option<String> {
+    let id = object.get("id")?;
     Some(id.as_str().map_or_else(|| id.to_string(), str::to_string))
+}
+
+/// The first line of a puzzle's answer: its number, id and grade.
+struct Head<'a> {
+    /// 0-based position in the input.
+    index: usize,
+    /// The input's `id`, if any.
+    id: Option<String>,
+    /// The grade.
+    grade: &'a Grade,
+    /// Why it has no level (used when `grade.level` is `None`).
+    reason: &'a str,
+}
+
+/// `text` safe to print on a terminal or in a log: control characters (ANSI escapes start with
+/// one), bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and direction
+/// marks are shown as `\u{..}` instead of acting on the screen.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+    };
+    if !text.chars().any(acts) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| match acts(c) {
+            true => format!("\\u{{{:x}}}", c as u32),
+            false => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
+}
+
+fn write_text_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
+    let g = head.grade;
+    if head.index > 0 {
+        writeln!(out)?;
+    }
+    let title = match &head.id {
+        Some(id) => printable(id).into_owned(),
+        None => format!("puzzle {}", head.index + 1),
+    };
+    let Some(level) = g.level else {
+        return writeln!(out, "{title}: not graded: {}", head.reason);
+    };
+    writeln!(
+        out,
+        "{title}: {level}, score {:.2}, hardest: {}, {} steps{}",
+        g.score,
+        g.hardest.map_or("-", |t| t.name()),
+        g.steps,
+        if g.trial { ", needs trial" } else { "" }
+    )
+}
+
+fn write_jsonl_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
+    let mut line = Map::new();
+    line.insert("type".into(), json!("grade"));
+    line.insert("puzzle".into(), json!(head.index));
+    line.insert("id".into(), json!(head.id));
+    line.extend(grade_keys(head.grade));
+    // Last, and null when graded (`rate` leaves it out then).
+    let reason = head.grade.level.is_none().then_some(head.reason);
+    line.insert("reason".into(), json!(reason));
+    serde_json::to_writer(&mut *out, &Value::Object(line))?;
+    writeln!(out)
+}
+
+fn head<'a>(index: usize, entry: &Entry, grade: &'a Grade) -> Head<'a> {
+    Head {
+        index,
+        id: entry.object.as_ref().and_then(id_in),
+        grade,
+        reason: grade.reason().unwrap_or("?"),
+    }
 }
 
 fn write_text<W: Write>(
@@ -79,22 +192,10 @@ fn write_text<W: Write>(
     path: &Path,
     with_hints: bool,
 ) -> std::io::Result<()> {
-    let g = &path.grade;
-    if index > 0 {
-        writeln!(out)?;
+    write_text_head(out, &head(index, entry, &path.grade))?;
+    if path.grade.level.is_none() {
+        return Ok(());
     }
-    let title = id_of(entry).unwrap_or_else(|| format!("puzzle {}", index + 1));
-    let Some(level) = g.level else {
-        return writeln!(out, "{title}: not graded: {}", g.reason().unwrap_or("?"));
-    };
-    writeln!(
-        out,
-        "{title}: {level}, score {:.2}, hardest: {}, {} steps{}",
-        g.score,
-        g.hardest.map_or("-", |t| t.name()),
-        g.steps,
-        if g.trial { ", needs trial" } else { "" }
-    )?;
     let geometry = entry.puzzle.geometry();
     for (i, step) in path.steps.iter().enumerate() {
         if with_hints {
@@ -115,17 +216,8 @@ fn write_jsonl<W: Write>(
     entry: &Entry,
     path: &Path,
 ) -> std::io::Result<()> {
-    let g = &path.grade;
+    write_jsonl_head(out, &head(index, entry, &path.grade))?;
     let geometry = entry.puzzle.geometry();
-    let mut head = Map::new();
-    head.insert("type".into(), json!("grade"));
-    head.insert("puzzle".into(), json!(index));
-    head.insert("id".into(), json!(id_of(entry)));
-    head.extend(grade_keys(g));
-    // Last, and null when graded (`rate` leaves it out then).
-    head.insert("reason".into(), json!(g.reason()));
-    serde_json::to_writer(&mut *out, &Value::Object(head))?;
-    writeln!(out)?;
     for (i, step) in path.steps.iter().enumerate() {
         let cell = |c| cell_name(geometry, c);
         let hint = hints(geometry, entry.puzzle.cages(), step);
@@ -145,4 +237,19 @@ fn write_jsonl<W: Write>(
         writeln!(out)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn ids_that_would_act_on_a_terminal_are_shown_escaped() {
+        assert_eq!(printable("killer-12 é 🧩"), "killer-12 é 🧩");
+        assert_eq!(printable("a\u{1b}[31mred"), "a\\u{1b}[31mred");
+        assert_eq!(printable("x\ny\rz\0"), "x\\u{a}y\\u{d}z\\u{0}");
+        assert_eq!(printable("\u{202E}cba"), "\\u{202e}cba");
+        assert_eq!(printable("\u{2066}a\u{2069}"), "\\u{2066}a\\u{2069}");
+        assert_eq!(printable("\u{9b}2J"), "\\u{9b}2J");
+    }
 }

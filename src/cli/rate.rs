@@ -1,6 +1,9 @@
 //! `sudoku-press rate`: grade every puzzle of a file the way people solve, in parallel, one JSON
 //! line per puzzle in input order (the input's own keys kept, then `level`, `score`, `hardest`,
 //! `techniques`, `trial`, `steps`; `level: null` and a `reason` when there is no unique solution).
+//! A puzzle that breaks a rule no solution can keep (a cage sum its cells cannot make, clashing
+//! givens) is answered too (`level: null`, `reason: "no solution: ..."`; `line` when the input
+//! has no keys of its own) and the batch goes on, as `solve` does.
 //!
 //! Exit code: 0 when every puzzle was graded; 1 when some puzzle has no unique solution; 2 on bad
 //! input.
@@ -11,7 +14,7 @@ use std::process::ExitCode;
 use sudoku_press::format::{jsonl, Format};
 use sudoku_press::grader::json::grade_keys;
 use sudoku_press::pipeline::rate::rate_stream;
-use sudoku_press::pipeline::solve::SolveStreamError;
+use sudoku_press::pipeline::solve::{reason_of, Item, SolveStreamError};
 use sudoku_press::settings::MAX_THREADS;
 
 /// Flags of `rate`.
@@ -32,18 +35,36 @@ pub struct Args {
 /// Run `rate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = super::input_name(&args.file);
-    let reader = super::read_puzzles(&args.file, args.format)?;
+    let items = super::read_puzzles(&args.file, args.format)?.items();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let (mut written, mut ungraded) = (0usize, 0usize);
-    let rated = rate_stream(reader, args.threads as usize, |entry, grade| {
+    let rated = rate_stream(items, args.threads as usize, |item, grade| {
         ungraded += usize::from(grade.level.is_none());
         written += 1;
-        jsonl::write_answer(
-            &mut out,
-            entry.object.as_ref(),
-            &entry.puzzle,
-            grade_keys(grade),
-        )
+        let mut keys = grade_keys(grade);
+        match item {
+            Item::Entry(entry) => {
+                jsonl::write_answer(&mut out, entry.object.as_ref(), &entry.puzzle, keys)
+            }
+            Item::Unsolvable {
+                line,
+                error,
+                object,
+            } => {
+                let reason = format!("no solution: {}", reason_of(&error));
+                eprintln!("line {line}: {reason}");
+                keys.insert("reason".into(), reason.into());
+                match object {
+                    Some(object) => object.write_with(&mut out, &keys),
+                    None => {
+                        let mut answer = jsonl::Object::new();
+                        answer.insert("line".into(), line.into());
+                        answer.extend(keys);
+                        jsonl::write_object(&mut out, &answer)
+                    }
+                }
+            }
+        }
     });
     out.flush()?;
     match rated {
@@ -51,7 +72,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         other => other.with_context(|| name.to_string())?,
     }
     if ungraded > 0 {
-        eprintln!("{ungraded} of {written} puzzles have no unique solution and were not graded");
+        eprintln!(
+            "{ungraded} of {} {} no unique solution and {} not graded",
+            super::check::counted(written, "puzzle", "puzzles"),
+            if ungraded == 1 { "has" } else { "have" },
+            if ungraded == 1 { "was" } else { "were" },
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -9,7 +9,7 @@ use anyhow::Context;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{self, jsonl, plain, Format};
-use sudoku_press::pipeline::solve::{solve_stream, Answer, Item, SolveStreamError};
+use sudoku_press::pipeline::solve::{reason_of, solve_stream, Answer, Item, SolveStreamError};
 use sudoku_press::settings::MAX_THREADS;
 
 /// The default node budget per puzzle: seconds of search, far beyond any published puzzle
@@ -50,9 +50,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = super::input_name(&args.file);
     let reader = super::read_puzzles(&args.file, args.format)?.with_size(args.size);
+    let format = reader.format();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut printer = Printer {
-        format: reader.format(),
+        format,
         args: &args,
         written: 0,
         not_unique: 0,
@@ -64,9 +65,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         0 => u64::MAX,
         n => n,
     };
-    let solved = solve_stream(reader, args.threads as usize, max_nodes, |item, answer| {
-        printer.print(&mut out, item, answer)
-    });
+    let solved = solve_stream(
+        reader.items(),
+        args.threads as usize,
+        max_nodes,
+        |item, answer| printer.print(&mut out, item, answer),
+    );
     out.flush()?;
     match solved {
         // Output failures (a closed pipe among them) are not the input's fault.
@@ -75,14 +79,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if printer.undecided > 0 {
         eprintln!(
-            "{} of {} puzzles are undecided: their search passed --max-nodes {}; raise it (0 = no limit) to settle them",
-            printer.undecided, printer.written, args.max_nodes
+            "{} of {} {} undecided: {} search passed --max-nodes {}; raise it (0 = no limit) to settle {}",
+            printer.undecided,
+            super::check::counted(printer.written, "puzzle", "puzzles"),
+            if printer.undecided == 1 { "is" } else { "are" },
+            if printer.undecided == 1 { "its" } else { "their" },
+            args.max_nodes,
+            if printer.undecided == 1 { "it" } else { "them" },
         );
     }
     if printer.not_unique > 0 && !args.count {
         eprintln!(
-            "{} of {} puzzles have no unique solution",
-            printer.not_unique, printer.written
+            "{} of {} {} no unique solution",
+            printer.not_unique,
+            super::check::counted(printer.written, "puzzle", "puzzles"),
+            if printer.not_unique == 1 {
+                "has"
+            } else {
+                "have"
+            },
         );
     }
     if printer.undecided > 0 || (printer.not_unique > 0 && !args.count) {
@@ -117,8 +132,10 @@ impl Printer<'_> {
             self.not_unique += 1;
         }
         match item {
-            Item::Unsolvable { line, reason } => eprintln!("line {line}: no solution: {reason}"),
-            Item::Puzzle(e)
+            Item::Unsolvable { line, error, .. } => {
+                eprintln!("line {line}: no solution: {}", reason_of(error))
+            }
+            Item::Entry(e)
                 if self.format == Format::Seed
                     && self.args.size.is_none()
                     && e.puzzle.size() != 9
@@ -186,15 +203,28 @@ impl Printer<'_> {
             extra.set("nodes", &answer.nodes)?;
         }
         match item {
-            Item::Puzzle(entry) => {
+            Item::Entry(entry) => {
                 jsonl::write_answer_extra(out, entry.object.as_ref(), &entry.puzzle, extra)
             }
-            Item::Unsolvable { line, reason } => {
-                let mut object = jsonl::Object::new();
-                object.insert("line".into(), (*line).into());
-                object.insert("reason".into(), reason.as_str().into());
-                object.extend(extra.to_map());
-                jsonl::write_object(out, &object)
+            // The input's keys are kept, then why it has no solution; `line` stands in for them
+            // when the input had none to keep.
+            Item::Unsolvable {
+                line,
+                error,
+                object,
+            } => {
+                let mut keys = jsonl::Object::new();
+                keys.insert("reason".into(), reason_of(error).into());
+                keys.extend(extra.to_map());
+                match object {
+                    Some(object) => object.write_with(out, &keys),
+                    None => {
+                        let mut answer = jsonl::Object::new();
+                        answer.insert("line".into(), (*line).into());
+                        answer.extend(keys);
+                        jsonl::write_object(out, &answer)
+                    }
+                }
             }
         }
     }

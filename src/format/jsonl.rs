@@ -39,26 +39,40 @@ pub fn parse_owned_line(
     line: usize,
     like: Option<&Geometry>,
 ) -> Result<JsonPuzzle, FormatError> {
-    let object = RawObject::parse_or_return(text).map_err(|text| describe_bad_line(&text, line))?;
+    parse_keeping_object(text, line, like).map_err(|(err, _)| err)
+}
+
+/// [`parse_owned_line`] that hands the object back with an error about the puzzle it holds
+/// (`None` when the line is no JSON object), so an answer to an unsolvable puzzle can keep the
+/// input's keys.
+pub fn parse_keeping_object(
+    text: String,
+    line: usize,
+    like: Option<&Geometry>,
+) -> Result<JsonPuzzle, (FormatError, Option<Box<RawObject>>)> {
+    let object =
+        RawObject::parse_or_return(text).map_err(|text| (describe_bad_line(&text, line), None))?;
     if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
             field: key.to_string(),
             expected: "given once".into(),
             found: "it twice (a reader would silently keep only the last)".into(),
         };
-        return Err(FormatError::at(line, kind));
+        return Err((FormatError::at(line, kind), None));
     }
     let fields = Fields {
         object: &object,
         line,
         like,
     };
-    let (puzzle, solution) = fields.puzzle()?;
-    Ok(JsonPuzzle {
-        puzzle,
-        solution,
-        object,
-    })
+    match fields.puzzle() {
+        Ok((puzzle, solution)) => Ok(JsonPuzzle {
+            puzzle,
+            solution,
+            object,
+        }),
+        Err(err) => Err((err, Some(Box::new(object)))),
+    }
 }
 
 /// Why a line is not one JSON object.
@@ -79,9 +93,18 @@ fn field_error(line: usize, field: &str, expected: &str, found: &Value) -> Forma
     let kind = ErrorKind::Field {
         field: field.to_string(),
         expected: expected.to_string(),
-        found: excerpt(&found.to_string()),
+        found: excerpt(&echo(found)),
     };
     FormatError::at(line, kind)
+}
+
+/// A value as a message shows it: as JSON, except that `-0` (which JSON readers hold as the
+/// float -0.0) is shown as written.
+fn echo(value: &Value) -> String {
+    match value.as_f64() {
+        Some(v) if v == 0.0 && v.is_sign_negative() => "-0".into(),
+        _ => value.to_string(),
+    }
 }
 
 /// A cage as the fast path reads it (anything else goes to the `Value` path for its message).

@@ -116,6 +116,25 @@ pub struct Reader<R> {
     size: Option<usize>,
     /// The geometry of the last JSON line, lent to the next one.
     geometry: Option<Geometry>,
+    /// The object of the last JSON line whose puzzle was refused, for [`Reader::items`].
+    refused: Option<RawObject>,
+}
+
+/// One item of an input read by [`Reader::items`].
+#[derive(Debug)]
+pub enum Item {
+    /// A puzzle.
+    Entry(Entry),
+    /// A well-formed puzzle that breaks a rule no solution can keep
+    /// ([`FormatError::is_unsolvable`]): the input goes on after it.
+    Unsolvable {
+        /// The line it starts on.
+        line: usize,
+        /// The rule it breaks.
+        error: FormatError,
+        /// For JSON lines: the object as read, so that its answer keeps the input's keys.
+        object: Option<RawObject>,
+    },
 }
 
 /// Is a line more than blank space or a comment (`#` or `//` to the end of the line)?
@@ -150,6 +169,7 @@ impl<R: BufRead> Reader<R> {
             failed: false,
             size: None,
             geometry: None,
+            refused: None,
         })
     }
 
@@ -188,7 +208,11 @@ impl<R: BufRead> Reader<R> {
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
-                let parsed = jsonl::parse_owned_line(line.text, number, self.geometry.as_ref())?;
+                let parsed = jsonl::parse_keeping_object(line.text, number, self.geometry.as_ref())
+                    .map_err(|(err, object)| {
+                        self.refused = object.map(|o| *o);
+                        err
+                    })?;
                 // Keep the geometry for the next lines (most files hold one grid shape).
                 if self.geometry.as_ref() != Some(parsed.puzzle.geometry()) {
                     self.geometry = Some(parsed.puzzle.geometry().clone());
@@ -202,6 +226,25 @@ impl<R: BufRead> Reader<R> {
             }
         };
         Ok(Some(entry))
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// The items of the input: each unsolvable puzzle is an item with the object it was read
+    /// from, not an error; a malformed entry is an error and the last item.
+    pub fn items(mut self) -> impl Iterator<Item = Result<Item, FormatError>> {
+        std::iter::from_fn(move || {
+            self.refused = None;
+            Some(match self.next()? {
+                Ok(entry) => Ok(Item::Entry(entry)),
+                Err(error) if error.is_unsolvable() => Ok(Item::Unsolvable {
+                    line: error.line().unwrap_or(0),
+                    error,
+                    object: self.refused.take(),
+                }),
+                Err(error) => Err(error),
+            })
+        })
     }
 }
 

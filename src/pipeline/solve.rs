@@ -2,7 +2,7 @@
 
 use super::stream::{self, Stop};
 use super::PipelineError;
-use crate::format::{Entry, FormatError};
+use crate::format::FormatError;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver;
@@ -24,18 +24,15 @@ pub struct Answer {
     pub nodes: u64,
 }
 
-/// One input item: a puzzle, or a well-formed puzzle that breaks a rule (its answer is 0).
-#[derive(Clone, Debug)]
-pub enum Item {
-    /// A puzzle that was solved.
-    Puzzle(Entry),
-    /// A puzzle no grid can solve (an impossible cage sum, clashing givens), at `line`.
-    Unsolvable {
-        /// The line it starts on.
-        line: usize,
-        /// Why it has no solution.
-        reason: String,
-    },
+pub use crate::format::Item;
+
+/// Why an unsolvable item has no solution, without its line (e.g. "cage 1: 2 distinct digits
+/// cannot add up to 2").
+pub fn reason_of(error: &FormatError) -> String {
+    match error {
+        FormatError::At { kind, .. } => kind.to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// Why a stream could not be solved to its end.
@@ -72,31 +69,19 @@ pub fn solve_one(puzzle: &Puzzle, max_nodes: u64) -> Answer {
     }
 }
 
-/// Solve every entry on `threads` workers (0 = one per core), each within `max_nodes` search
-/// nodes, calling `emit` with each item and its answer in input order. A well-formed puzzle that
-/// breaks a rule is answered 0 and the stream goes on; a malformed entry stops the stream after
-/// the answers before it. The input is read on a thread of its own, ahead of the solving, and
-/// the items are freed there once handed back.
+/// Solve every item ([`crate::format::Reader::items`]) on `threads` workers (0 = one per core),
+/// each within `max_nodes` search nodes, calling `emit` with each item and its answer in input
+/// order. A well-formed puzzle that breaks a rule is answered 0 and the stream goes on; a
+/// malformed entry stops the stream after the answers before it. The input is read on a thread
+/// of its own, ahead of the solving, and the items are freed there once handed back.
 pub fn solve_stream(
-    entries: impl Iterator<Item = Result<Entry, FormatError>> + Send + 'static,
+    items: impl Iterator<Item = Result<Item, FormatError>> + Send + 'static,
     threads: usize,
     max_nodes: u64,
     mut emit: impl FnMut(&Item, &Answer) -> std::io::Result<()>,
 ) -> Result<(), SolveStreamError> {
-    let items = entries.map(|item| match item {
-        Ok(entry) => Ok(Item::Puzzle(entry)),
-        Err(err) if err.is_unsolvable() => {
-            let line = err.line().unwrap_or(0);
-            let reason = match &err {
-                FormatError::At { kind, .. } => kind.to_string(),
-                other => other.to_string(),
-            };
-            Ok(Item::Unsolvable { line, reason })
-        }
-        Err(err) => Err(err),
-    });
     let work = move |item: &Item| match item {
-        Item::Puzzle(e) => solve_one(&e.puzzle, max_nodes),
+        Item::Entry(e) => solve_one(&e.puzzle, max_nodes),
         Item::Unsolvable { .. } => Answer {
             count: 0,
             solution: None,
