@@ -75,10 +75,10 @@ fn level_rank(name: &str) -> Option<Level> {
 
 fn render(db: &std::path::Path, s: &Summary) -> String {
     let mut out = format!(
-        "database {}: {} puzzles from {} run(s)\n",
+        "database {}: {} from {}\n",
         db.display(),
-        s.puzzles,
-        s.runs
+        super::check::counted(s.puzzles as usize, "puzzle", "puzzles"),
+        super::check::counted(s.runs as usize, "run", "runs"),
     );
     out += &format!(
         "work items: {} (stored {}, duplicates skipped {}, rejected {})\n",

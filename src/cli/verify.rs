@@ -1,8 +1,15 @@
 //! `sudoku-press verify`: re-check every stored puzzle and the run records of a database.
 //!
+//! Besides each puzzle (decodes, solves uniquely to its stored solution, canonical key), it
+//! recomputes the columns derived from the puzzle (variant, givens and cage counts, cage sizes,
+//! and the grade: level, score, hardest, techniques, trial), checks that every issue record
+//! points at a stored puzzle with its canonical key, and that each run's settings hash is its
+//! settings text's. It never writes to the file.
+//!
 //! Exit code: 0 when all is well (unfinished runs are listed but are no fault), 1 when a problem
 //! or an undecided puzzle was found (each listed on stdout), 2 when the file cannot be read.
 
+use super::check::counted;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let terminal = std::io::stderr().is_terminal();
     let report = verify(&store, args.threads as usize, max_nodes, |done| {
         if terminal {
-            eprint!("\rchecked {done} puzzles");
+            eprint!("\rchecked {}", counted(done as usize, "puzzle", "puzzles"));
         }
     })?;
     if terminal {
@@ -61,19 +68,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     if !report.undecided.is_empty() {
+        let many = report.undecided.len() > 1;
         writeln!(
             out,
-            "{db}: {} puzzles undecided within --max-nodes {} (ids {:?}…); raise it to settle them",
-            report.undecided.len(),
+            "{db}: {} undecided within --max-nodes {} (id{} {:?}{}); raise it to settle {}",
+            counted(report.undecided.len(), "puzzle", "puzzles"),
             args.max_nodes,
-            &report.undecided[..report.undecided.len().min(10)]
+            if many { "s" } else { "" },
+            &report.undecided[..report.undecided.len().min(10)],
+            if report.undecided.len() > 10 {
+                "…"
+            } else {
+                ""
+            },
+            if many { "them" } else { "it" },
         )?;
     }
     let bad = report.problems.len() + report.undecided.len();
     eprintln!(
-        "{db}: {} puzzles checked, {} problem(s), {} undecided",
-        report.puzzles,
-        report.problems.len(),
+        "{db}: {} checked, {}, {} undecided",
+        counted(report.puzzles as usize, "puzzle", "puzzles"),
+        counted(report.problems.len(), "problem", "problems"),
         report.undecided.len()
     );
     Ok(if bad == 0 {

@@ -1,11 +1,15 @@
 //! Re-checking a whole database (`verify`): every stored puzzle is decoded, solved again (unique
-//! within a node budget, the same solution as stored), and its canonical key recomputed; the run
-//! and chunk records are checked against the rows. Rows are checked in parallel batches.
+//! within a node budget, the same solution as stored), its canonical key recomputed, and its
+//! variant, counts and grade recomputed and compared; the run and chunk records are checked
+//! against the rows, the issue records against their puzzles, and each run's settings hash
+//! against its settings text. Rows are checked in parallel batches. Nothing is written.
 
 use super::{thread_pool, PipelineError};
 use crate::canonical::canonical_key;
+use crate::generator::GENERATOR_VERSION;
+use crate::settings::{settings_hash, Origin, Settings};
 use crate::solver;
-use crate::store::{codec, solution_problem, CheckedRow, Store, StoreError};
+use crate::store::{codec, solution_problem, CheckedRow, RunState, Store, StoreError};
 use rayon::prelude::*;
 
 /// Rows checked per parallel batch.
@@ -39,10 +43,11 @@ pub fn verify(
         let found: Vec<Finding> =
             pool.install(|| batch.par_iter().map(|r| check_row(r, max_nodes)).collect());
         for (row, finding) in batch.iter().zip(found) {
-            match finding {
-                Finding::Ok => {}
-                Finding::Undecided => report.undecided.push(row.id),
-                Finding::Problem(p) => report.problems.push(format!("puzzle id {}: {p}", row.id)),
+            if finding.undecided {
+                report.undecided.push(row.id);
+            }
+            for p in finding.problems {
+                report.problems.push(format!("puzzle id {}: {p}", row.id));
             }
         }
         report.puzzles += batch.len() as u64;
@@ -58,7 +63,11 @@ pub fn verify(
     })?;
     flush(&mut batch, &mut report);
     report.problems.extend(store.record_problems()?);
-    for run in store.runs()?.iter().filter(|r| !r.is_complete()) {
+    let runs = store.runs()?;
+    report
+        .problems
+        .extend(runs.iter().filter_map(|run| settings_problem(store, run)));
+    for run in runs.iter().filter(|r| !r.is_complete()) {
         report.unfinished.push(format!(
             "run {} (seed {}, shard {}): {} of {} work items committed",
             run.id,
@@ -71,30 +80,71 @@ pub fn verify(
     Ok(report)
 }
 
-enum Finding {
-    Ok,
-    Undecided,
-    Problem(String),
+/// What the check of one row found.
+#[derive(Default)]
+struct Finding {
+    /// Its uniqueness search ran out of nodes.
+    undecided: bool,
+    /// One line per problem.
+    problems: Vec<String>,
 }
 
 fn check_row(row: &CheckedRow, max_nodes: u64) -> Finding {
     let p = match &row.decoded {
         Ok(p) => p,
-        Err(e) => return Finding::Problem(short(e)),
+        Err(e) => return Finding::problem(short(e)),
     };
     if let Some(problem) = solution_problem(p) {
-        return Finding::Problem(problem);
+        return Finding::problem(problem);
     }
+    let mut found = Finding {
+        undecided: false,
+        problems: row.column_problems(),
+    };
     let key = codec::fingerprint(canonical_key(&p.puzzle).as_bytes()).to_be_bytes();
     if row.canonical_key != key {
-        return Finding::Problem("the stored canonical key does not match the puzzle".into());
+        found
+            .problems
+            .push("the stored canonical key does not match the puzzle".into());
     }
     let report = solver::solve_within(&p.puzzle, 2, max_nodes);
     match report.solutions.len() {
-        2.. => Finding::Problem("the puzzle has more than one solution".into()),
-        _ if !report.complete => Finding::Undecided,
-        0 => Finding::Problem("the puzzle has no solution".into()),
-        _ => Finding::Ok,
+        2.. => found
+            .problems
+            .push("the puzzle has more than one solution".into()),
+        _ if !report.complete => found.undecided = true,
+        0 => found.problems.push("the puzzle has no solution".into()),
+        _ => {}
+    }
+    found
+}
+
+impl Finding {
+    fn problem(problem: String) -> Self {
+        Finding {
+            undecided: false,
+            problems: vec![problem],
+        }
+    }
+}
+
+/// Does a run's stored settings hash belong to its stored settings text? Checked for runs of
+/// this generator version (an older version's settings may lack keys added since, which would
+/// change the hash without anyone editing it).
+fn settings_problem(store: &Store, run: &RunState) -> Option<String> {
+    if run.generator_version != GENERATOR_VERSION {
+        return None;
+    }
+    let name = format!("run {} (seed {}, shard {})", run.id, run.seed, run.shard);
+    let origin = Origin::Database(store.path().to_path_buf());
+    match Settings::from_toml(&run.settings_toml, &origin) {
+        Err(e) => Some(format!("{name}: its stored settings do not read: {e}")),
+        Ok(s) if settings_hash(&s.generator) != run.settings_hash => Some(format!(
+            "{name}: the stored settings hash {:?} is not the hash of its stored settings ({:?}); the settings or the hash were edited",
+            run.settings_hash,
+            settings_hash(&s.generator)
+        )),
+        Ok(_) => None,
     }
 }
 

@@ -1,11 +1,16 @@
 //! Re-reading a database for `verify` and `merge`: every row decoded on its own (a bad row is
-//! reported, not fatal), stored solutions checked against their puzzle, and the run and chunk
+//! reported, not fatal), stored solutions checked against their puzzle, the columns derived
+//! from a puzzle (variant, counts, grade) recomputed from it, and the run, chunk and issue
 //! records checked against the rows they account for.
 
+use super::codec;
+use super::grade::GradeRow;
 use super::read::{StoredPuzzle, DECODED_COLUMNS};
 use super::write::RunState;
 use super::{Store, StoreError};
 use crate::check::find_conflicts;
+use crate::geometry::Regions;
+use crate::grader::{self, GRADER_VERSION};
 
 /// One stored row as `verify` sees it.
 #[derive(Debug)]
@@ -16,6 +21,88 @@ pub struct CheckedRow {
     pub decoded: Result<StoredPuzzle, StoreError>,
     /// The stored canonical-key fingerprint (16 bytes when written by sudoku-press).
     pub canonical_key: Vec<u8>,
+    /// The stored `givens_count` and `cage_count` (`None` when not whole numbers).
+    pub counts: (Option<i64>, Option<i64>),
+    /// The grader version that made the stored grade (`None`: none recorded, or an older file).
+    pub grader: Option<i64>,
+}
+
+impl CheckedRow {
+    /// The stored columns that do not match what the decoded puzzle gives, one line each:
+    /// `variant`, `givens_count`, `cage_count`, `cage_sizes`, and, when this build's grader made
+    /// the stored grade, `level`, `score`, `hardest`, `techniques` and `trial` (grading is
+    /// deterministic; a row graded by another version is graded again when the file is next
+    /// opened for writing). Empty when the row does not decode (that is reported on its own).
+    pub fn column_problems(&self) -> Vec<String> {
+        let Ok(p) = &self.decoded else {
+            return Vec::new();
+        };
+        let mut problems = Vec::new();
+        let mut compare = |column: &str, stored: String, computed: String| {
+            if stored != computed {
+                problems.push(format!(
+                    "column `{column}` holds {stored}, but the puzzle gives {computed}"
+                ));
+            }
+        };
+        compare("variant", quoted(&p.variant), quoted(variant_of(p)));
+        let puzzle = &p.puzzle;
+        let whole =
+            |n: Option<i64>| n.map_or("a value that is no whole number".into(), |n| n.to_string());
+        compare(
+            "givens_count",
+            whole(self.counts.0),
+            puzzle.givens().count_filled().to_string(),
+        );
+        compare(
+            "cage_count",
+            whole(self.counts.1),
+            puzzle.cages().len().to_string(),
+        );
+        let mut sizes = vec![0u32; puzzle.size() + 1];
+        for cage in puzzle.cages() {
+            sizes[cage.len()] += 1;
+        }
+        compare(
+            "cage_sizes",
+            quoted(&p.cage_sizes),
+            quoted(&codec::histogram_to_text(&sizes)),
+        );
+        if let (Some(stored), Some(GRADER_VERSION)) = (&p.grade, self.grader) {
+            let g = GradeRow::from_grade(&grader::grade(puzzle));
+            compare("level", quoted(&p.level), quoted(g.level));
+            compare("score", stored.score.to_string(), g.score.to_string());
+            let hardest = |h: Option<&str>| h.map_or("NULL".into(), quoted);
+            compare(
+                "hardest",
+                hardest(stored.hardest.as_deref()),
+                hardest(g.hardest),
+            );
+            compare(
+                "techniques",
+                quoted(&stored.techniques),
+                quoted(&g.techniques),
+            );
+            compare("trial", stored.trial.to_string(), g.trial.to_string());
+        }
+        problems
+    }
+}
+
+/// The variant a puzzle is: cages or not, boxes or irregular regions.
+fn variant_of(p: &StoredPuzzle) -> &'static str {
+    let jigsaw = matches!(p.puzzle.geometry().regions(), Regions::Jigsaw(_));
+    match (p.puzzle.cages().is_empty(), jigsaw) {
+        (false, false) => "killer",
+        (true, false) => "classic",
+        (true, true) => "jigsaw",
+        (false, true) => "killer-jigsaw",
+    }
+}
+
+/// A stored text as a message shows it (quoted, escaped).
+fn quoted(text: &str) -> String {
+    format!("{text:?}")
 }
 
 /// What is wrong with a stored solution, if anything: not filled, or breaks a rule or a given.
@@ -44,8 +131,14 @@ impl Store {
             ""
         };
         let columns = self.puzzle_columns()?;
-        let sql =
-            format!("SELECT {columns}, p.canonical_key FROM puzzles p {filter} ORDER BY p.id");
+        let grader = match self.schema_version()? >= 4 {
+            true => "p.grader",
+            false => "NULL",
+        };
+        let sql = format!(
+            "SELECT {columns}, p.canonical_key, p.givens_count, p.cage_count, {grader}
+             FROM puzzles p {filter} ORDER BY p.id"
+        );
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let mut rows = match run {
             Some(id) => stmt.query([id]),
@@ -55,23 +148,30 @@ impl Store {
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let id: i64 = row.get(0).map_err(|e| self.err(e))?;
             let canonical_key = row.get::<_, Vec<u8>>(DECODED_COLUMNS).unwrap_or_default();
+            // A hand-edited text or real in a number column reads as `None`: reported, not fatal.
+            let number = |i| row.get::<_, i64>(DECODED_COLUMNS + i).ok();
             f(CheckedRow {
                 id,
                 decoded: self.decode(row),
                 canonical_key,
+                counts: (number(1), number(2)),
+                grader: number(3),
             })?;
         }
         Ok(())
     }
 
     /// Check one run's rows before they are copied (`merge`): each decodes, its solution solves
-    /// it, and their number is the number its chunk records say were stored.
+    /// it, its derived columns and grade match it ([`CheckedRow::column_problems`]), and their
+    /// number is the number its chunk records say were stored.
     pub fn validate_run_rows(&self, run: &RunState) -> Result<(), StoreError> {
         let mut rows = 0u64;
         self.for_each_checked_row(Some(run.id), |row| {
             rows += 1;
+            let columns = row.column_problems();
             let p = row.decoded?;
-            if let Some(problem) = solution_problem(&p) {
+            let found = solution_problem(&p).or_else(|| columns.into_iter().next());
+            if let Some(problem) = found {
                 return Err(StoreError::Merge(format!(
                     "{}: puzzle id {}: {problem}; run `sudoku-press verify --db {}` for the full list",
                     self.path.display(),
@@ -108,7 +208,48 @@ impl Store {
         if orphans > 0 {
             problems.push(format!("{orphans} puzzles belong to no recorded run"));
         }
+        if self.schema_version()? >= 2 {
+            self.issued_problems(&mut problems)?;
+        }
         Ok(problems)
+    }
+
+    /// Issue records that point at no stored puzzle, or whose canonical key is not their
+    /// puzzle's (the stored key is itself checked against the puzzle, row by row).
+    fn issued_problems(&self, problems: &mut Vec<String>) -> Result<(), StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT i.puzzle, i.source, i.channel, coalesce(i.date, ''), i.slot,
+                        p.id IS NULL, p.id IS NOT NULL AND i.canonical_key IS NOT p.canonical_key
+                 FROM issued i LEFT JOIN puzzles p ON p.id = i.puzzle
+                 WHERE p.id IS NULL OR i.canonical_key IS NOT p.canonical_key
+                 ORDER BY i.puzzle",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let record = format!(
+                    "issued record of puzzle id {} ({} {:?}{}, slot {:?})",
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    match r.get::<_, String>(3)? {
+                        date if date.is_empty() => String::new(),
+                        date => format!(" {date}"),
+                    },
+                    r.get::<_, String>(4)?,
+                );
+                Ok(match (r.get::<_, bool>(5)?, r.get::<_, bool>(6)?) {
+                    (true, _) => format!("{record}: no such puzzle is stored"),
+                    _ => format!("{record}: its canonical key is not its puzzle's (edited by hand, or the puzzle was replaced?)"),
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            problems.push(row.map_err(|e| self.err(e))?);
+        }
+        Ok(())
     }
 
     fn run_problems(&self, run: &RunState, problems: &mut Vec<String>) -> Result<(), StoreError> {
