@@ -207,6 +207,43 @@ pub struct Plan {
     pub settings_toml: String,
 }
 
+/// The grid sides `generate` makes: 4 to 16 (smaller grids are no puzzle anyone prints, and
+/// feed slots take the same range).
+pub const SIZES: std::ops::RangeInclusive<usize> = 4..=16;
+
+/// The one rule for which grids `generate` makes: a side in [`SIZES`], and for the boxed variants
+/// (killer, classic) boxes of at least 2 rows and 2 columns that tile the grid (sides 4, 6, 8,
+/// 9, 10, 12, 14, 15, 16; a 1-row "box" is only a row again). Jigsaw variants take any side in
+/// [`SIZES`]. `None` when `geometry` is accepted, else what is accepted.
+pub fn size_refusal(variant: Variant, geometry: &crate::geometry::Geometry) -> Option<String> {
+    use crate::geometry::Regions;
+    let n = geometry.size();
+    let boxed = [4, 6, 8, 9, 10, 12, 14, 15, 16];
+    let accepted = format!(
+        "sizes 4 to 16; killer and classic grids need boxes of 2 or more rows and columns, so sides {} (5, 7, 11 and 13 as jigsaw or killer-jigsaw only)",
+        boxed.map(|s: usize| s.to_string()).join(", ")
+    );
+    if !SIZES.contains(&n) {
+        return Some(accepted);
+    }
+    match geometry.regions() {
+        Regions::Boxes { rows, cols } if !variant.is_jigsaw() && (*rows < 2 || *cols < 2) => {
+            Some(accepted)
+        }
+        _ => None,
+    }
+}
+
+/// A grid's side and box shape as messages show them: `5 (boxes 1x5)`.
+fn size_text(geometry: &crate::geometry::Geometry) -> String {
+    match geometry.regions() {
+        crate::geometry::Regions::Boxes { rows, cols } => {
+            format!("{} (boxes {rows}x{cols})", geometry.size())
+        }
+        _ => geometry.size().to_string(),
+    }
+}
+
 /// The lower-case name of a variant, as in TOML and on the command line.
 pub fn variant_name(variant: Variant) -> &'static str {
     match variant {
@@ -307,7 +344,8 @@ impl Settings {
         }
         let shard = Shard::parse(&run.shard)
             .map_err(|why| range("shard", format!("{:?}", run.shard), format!("I/N: {why}")))?;
-        self.generator
+        let resolved = self
+            .generator
             .validate()
             .map_err(|source| SettingsError::Generator {
                 batch: if name == "default" {
@@ -319,6 +357,9 @@ impl Settings {
                 source,
             })?;
         let g = &self.generator;
+        if let Some(allowed) = size_refusal(g.variant, &resolved.geometry) {
+            return Err(range("size", size_text(&resolved.geometry), allowed));
+        }
         let cells = usize::from(g.size) * usize::from(g.size);
         if g.variant.has_cages()
             && !g.allow_single_cells
