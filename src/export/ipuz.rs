@@ -51,7 +51,11 @@ pub fn to_value(puzzle: &Puzzle, solution: Option<&Grid>) -> Value {
     if n > 9 {
         object.insert("charset".into(), json!(&"123456789ABCDEFG"[..n]));
     }
-    object.insert("boxes".into(), json!(!geometry.is_jigsaw()));
+    // ipuz's `boxes` (default true) says the grid has boxes as a rule, drawn in the usual way.
+    // A jigsaw has regions instead (its `zones`), and a 1xN "box" is only a row again, no
+    // box at all: both say false (omitting it would mean true).
+    let real_boxes = geometry.box_shape().is_some_and(|(r, c)| r >= 2 && c >= 2);
+    object.insert("boxes".into(), json!(real_boxes));
     object.insert("puzzle".into(), rows(puzzle.givens()));
     if let Some(solution) = solution {
         object.insert("solution".into(), rows(solution));
@@ -148,6 +152,16 @@ mod tests {
 
     /// K4 #1 as pencilmark writes it (publishing.md §4.6), which passes `ipuz.read()`.
     const K4_IPUZ: &str = r#"{"version":"http://ipuz.org/v2","kind":["http://ipuz.org/sudoku#1","http://ipuz.org/sudoku/killersudoku#1"],"boxes":true,"puzzle":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"solution":[[3,4,1,2],[2,1,3,4],[4,3,2,1],[1,2,4,3]],"cages":[{"cells":[[1,1],[1,2],[1,3]],"value":9},{"cells":[[2,1],[3,1]],"value":5},{"cells":[[4,1],[4,2]],"value":6},{"cells":[[2,2],[3,2]],"value":4},{"cells":[[2,3],[1,4],[2,4]],"value":6},{"cells":[[3,3],[3,4]],"value":6},{"cells":[[4,3],[4,4]],"value":4}],"showoperators":false,"cageborder":"dashed"}"#;
+
+    #[test]
+    fn boxes_of_one_row_are_no_boxes() {
+        let geometry = crate::geometry::Geometry::boxed(3, 1, 3).unwrap();
+        let givens = Grid::empty(3);
+        let puzzle = Puzzle::new(geometry, givens, Vec::new()).unwrap();
+        assert_eq!(to_value(&puzzle, None)["boxes"], json!(false));
+        let (k4, _) = k4();
+        assert_eq!(to_value(&k4, None)["boxes"], json!(true));
+    }
 
     #[test]
     fn writes_the_worked_example() {
