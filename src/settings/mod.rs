@@ -217,21 +217,20 @@ pub const SIZES: std::ops::RangeInclusive<usize> = 4..=16;
 /// [`SIZES`]. `None` when `geometry` is accepted, else what is accepted.
 pub fn size_refusal(variant: Variant, geometry: &crate::geometry::Geometry) -> Option<String> {
     use crate::geometry::Regions;
-    let n = geometry.size();
-    let boxed = [4, 6, 8, 9, 10, 12, 14, 15, 16];
-    let accepted = format!(
-        "sizes 4 to 16; killer and classic grids need boxes of 2 or more rows and columns, so sides {} (5, 7, 11 and 13 as jigsaw or killer-jigsaw only)",
-        boxed.map(|s: usize| s.to_string()).join(", ")
-    );
-    if !SIZES.contains(&n) {
-        return Some(accepted);
+    if !SIZES.contains(&geometry.size()) {
+        return Some(accepted_sizes());
     }
     match geometry.regions() {
         Regions::Boxes { rows, cols } if !variant.is_jigsaw() && (*rows < 2 || *cols < 2) => {
-            Some(accepted)
+            Some(accepted_sizes())
         }
         _ => None,
     }
+}
+
+/// What [`size_refusal`] accepts, in words.
+fn accepted_sizes() -> String {
+    "sizes 4 to 16; killer and classic grids need boxes of 2 or more rows and columns, so sides 4, 6, 8, 9, 10, 12, 14, 15, 16 (5, 7, 11 and 13 as jigsaw or killer-jigsaw only)".into()
 }
 
 /// A grid's side and box shape as messages show them: `5 (boxes 1x5)`.
@@ -344,6 +343,10 @@ impl Settings {
         }
         let shard = Shard::parse(&run.shard)
             .map_err(|why| range("shard", format!("{:?}", run.shard), format!("I/N: {why}")))?;
+        let size = usize::from(self.generator.size);
+        if !SIZES.contains(&size) {
+            return Err(range("size", size.to_string(), accepted_sizes()));
+        }
         let resolved = self
             .generator
             .validate()
