@@ -2,6 +2,7 @@
 
 mod book_cli;
 mod checks_cli;
+mod checks_robustness;
 mod common;
 mod data_sets;
 mod export_links_cli;
