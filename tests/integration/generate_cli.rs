@@ -131,7 +131,7 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
 fn output_is_the_same_with_one_or_two_threads_and_any_chunk_size() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    for (variant, size) in [("killer", "4"), ("classic", "3")] {
+    for (variant, size) in [("killer", "4"), ("classic", "4")] {
         let common = gen(variant, size, "40", Some("3"));
         let mut one = common.to_vec();
         one.extend(["--threads", "1", "--chunk-size", "7", "--db", "one.db"]);
@@ -153,8 +153,8 @@ fn output_is_the_same_with_one_or_two_threads_and_any_chunk_size() {
 fn canonical_duplicates_are_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // 3x3 "sudoku" (boxes are rows) has few puzzles: a batch of 40 repeats some.
-    let summary = ok(d, &gen("classic", "3", "40", None));
+    // 4x4 sudoku has few puzzles: a batch of 200 repeats some (sizes below 4 are refused).
+    let summary = ok(d, &gen("classic", "4", "200", None));
     let dups: u64 = summary
         .split("duplicates skipped ")
         .nth(1)
@@ -163,16 +163,16 @@ fn canonical_duplicates_are_skipped_and_counted() {
         .expect("summary names duplicates");
     assert!(dups > 0, "{summary}");
     let csv = export(d, "output/puzzles.db", "csv");
-    assert_eq!(csv.lines().count() as u64 - 1 + dups, 40, "{summary}");
+    assert_eq!(csv.lines().count() as u64 - 1 + dups, 200, "{summary}");
     let stats = String::from_utf8(run_in(d, &["stats"]).stdout).unwrap();
     assert!(
         stats.contains(&format!("duplicates skipped {dups}")),
         "{stats}"
     );
     // The same run again adds nothing; a second seed skips what is already stored.
-    let again = ok(d, &gen("classic", "3", "40", None));
+    let again = ok(d, &gen("classic", "4", "200", None));
     assert!(again.contains("already complete"), "{again}");
-    let other = ok(d, &gen("classic", "3", "40", Some("2")));
+    let other = ok(d, &gen("classic", "4", "200", Some("2")));
     assert!(!other.contains("duplicates skipped 0,"), "{other}");
 }
 
@@ -180,8 +180,9 @@ fn canonical_duplicates_are_skipped_and_counted() {
 fn shards_merge_into_the_single_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    for (variant, size) in [("classic", "3"), ("killer", "4")] {
-        let common = gen(variant, size, "31", Some("9"));
+    // 200 4x4 classics repeat some puzzles across shards; sizes below 4 are refused.
+    for (variant, size, count) in [("classic", "4", "200"), ("killer", "4", "31")] {
+        let common = gen(variant, size, count, Some("9"));
         let mut single = common.to_vec();
         single.extend(["--db", "single.db"]);
         ok(d, &single);
