@@ -27,7 +27,7 @@ pub mod generator;
 pub mod geometry;
 pub mod grader;
 pub mod grid;
-pub mod layout;
+pub mod print;
 pub mod puzzle;
 pub mod solver;
 pub mod transform;

@@ -5,10 +5,10 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use sudoku_press::layout::book::{
+use sudoku_press::output::AtomicFile;
+use sudoku_press::print::book::{
     capitalised, gutter, layout_book, Answers, BookSettings, Entry, Section, Trim,
 };
-use sudoku_press::output::AtomicFile;
 use sudoku_press::render::write_pdf;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 

@@ -1,4 +1,4 @@
-//! Writers of the display lists in `layout`: PDF (krilla, fonts embedded) and SVG, plus the
+//! Writers of the display lists in `print`: PDF (krilla, fonts embedded) and SVG, plus the
 //! one-call helpers for a whole book and for one puzzle picture.
 
 pub mod font;
@@ -6,8 +6,8 @@ pub mod pdf;
 pub mod svg;
 
 use crate::grid::Grid;
-use crate::layout::book::{layout_book, BookSettings, LayoutError, Section};
-use crate::layout::draw::{draw_grid, Drawing, GridStyle};
+use crate::print::book::{layout_book, BookSettings, LayoutError, Section};
+use crate::print::draw::{draw_grid, Drawing, GridStyle};
 use crate::puzzle::Puzzle;
 use thiserror::Error;
 

@@ -3,8 +3,8 @@
 
 use super::font::{font_bytes, text_width};
 use super::RenderError;
-use crate::layout::book::{Page, Rect};
-use crate::layout::draw::{Align, Item, Polyline, Weight};
+use crate::print::book::{Page, Rect};
+use crate::print::draw::{Align, Item, Polyline, Weight};
 use krilla::color::luma;
 use krilla::geom::{PathBuilder, Point};
 use krilla::metadata::Metadata;

@@ -1,7 +1,7 @@
 //! SVG writer: the same display list as the PDF, as hand-written SVG with numbers rounded to two
 //! decimals, so the same puzzle always gives the same text.
 
-use crate::layout::draw::{Align, Drawing, Item, Polyline, Weight};
+use crate::print::draw::{Align, Drawing, Item, Polyline, Weight};
 use std::fmt::Write;
 
 /// The SVG document of `drawing`, one unit per point, on a white background.
