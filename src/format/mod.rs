@@ -10,7 +10,7 @@ pub mod rows;
 pub mod sudocue;
 
 pub use error::{ErrorKind, FormatError};
-pub use jsonl::{write_jsonl, Object, RawObject};
+pub use jsonl::{Object, RawObject};
 pub use plain::write_plain;
 pub use rows::{read_grid, write_rows};
 pub use sudocue::write_sudocue;
@@ -235,7 +235,7 @@ pub fn write_puzzle<W: std::io::Write>(
     match format {
         Format::CageList => cage_list::write_puzzle(out, puzzle),
         Format::Sudocue => write_sudocue(out, puzzle),
-        Format::Jsonl => Ok(write_jsonl(out, puzzle, None)?),
+        Format::Jsonl => Ok(jsonl::write_puzzle(out, puzzle, None)?),
         Format::Plain => {
             plain::check_representable(puzzle)?;
             Ok(write_plain(out, puzzle.givens())?)

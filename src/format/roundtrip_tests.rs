@@ -50,7 +50,7 @@ proptest! {
     fn jsonl_round_trips(seed: u64, size in any_size(), killer: bool, cover in 0.5f64..=1.0) {
         let puzzle = random_puzzle(seed, size, killer, true, cover);
         let mut out = Vec::new();
-        write_jsonl(&mut out, &puzzle, Some(puzzle.givens())).unwrap();
+        jsonl::write_puzzle(&mut out, &puzzle, Some(puzzle.givens())).unwrap();
         prop_assert_eq!(read_one(&out, Format::Jsonl), puzzle);
     }
 
