@@ -5,7 +5,7 @@
 
 use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
-use crate::export::fpuzzles;
+use crate::format::fpuzzles;
 use crate::format::jsonl::to_object;
 use crate::output::AtomicFile;
 use crate::print::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};

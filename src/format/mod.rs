@@ -1,19 +1,26 @@
-//! Puzzle file formats: detection, a streaming reader of entries, and one module per format.
+//! Puzzle text formats, one module per format holding both directions (the reader and the
+//! writer of one puzzle), and the streaming reader of the four input formats (`Format`: cage
+//! list, plain, JSON lines, SudoCue) with their detection. f-puzzles, SudokuWiki and ipuz are
+//! written by `export` and read back by tests and other tools; `rows` is the solution grid.
 
 pub mod cage_list;
 pub mod error;
+pub mod fpuzzles;
+pub mod ipuz;
 pub mod jsonl;
 pub mod lines;
+pub mod lzstring;
 pub mod plain;
 pub mod raw_object;
 pub mod rows;
 pub mod sudocue;
+pub mod sudokuwiki;
+#[cfg(test)]
+mod worked;
 
 pub use error::{ErrorKind, FormatError};
 pub use jsonl::{Object, RawObject};
-pub use plain::write_plain;
 pub use rows::{read_grid, write_rows};
-pub use sudocue::write_sudocue;
 
 use crate::geometry::Geometry;
 use crate::grid::Grid;
@@ -234,12 +241,9 @@ pub fn write_puzzle<W: std::io::Write>(
 ) -> Result<(), FormatError> {
     match format {
         Format::CageList => cage_list::write_puzzle(out, puzzle),
-        Format::Sudocue => write_sudocue(out, puzzle),
+        Format::Sudocue => sudocue::write_puzzle(out, puzzle),
         Format::Jsonl => Ok(jsonl::write_puzzle(out, puzzle, None)?),
-        Format::Plain => {
-            plain::check_representable(puzzle)?;
-            Ok(write_plain(out, puzzle.givens())?)
-        }
+        Format::Plain => plain::write_puzzle(out, puzzle),
     }
 }
 

@@ -87,7 +87,9 @@ fn formats_refuse_what_they_cannot_hold() {
     let with_givens = random_puzzle(1, 9, true, true, 1.0);
     assert!(with_givens.givens().count_filled() > 0);
     assert!(cage_list::write_puzzle(&mut Vec::new(), &with_givens).is_err());
-    assert!(write_sudocue(&mut Vec::new(), &random_puzzle(1, 6, true, false, 1.0)).is_err());
+    assert!(
+        sudocue::write_puzzle(&mut Vec::new(), &random_puzzle(1, 6, true, false, 1.0)).is_err()
+    );
     let killer = random_puzzle(1, 9, true, false, 1.0);
     assert!(write_puzzle(&mut Vec::new(), &killer, Format::Plain).is_err());
     let partial = random_puzzle(3, 6, true, false, 0.5);

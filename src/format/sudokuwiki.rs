@@ -12,16 +12,12 @@
 //! - `L6C`, 4 characters: `((colour-1) << 11 | op_or_clue) << 7 | n`; the cell right of the clue
 //!   (below it when the right one is in another cage) carries operator 1, `+`.
 
-use super::lines::write_lines;
-use super::ExportError;
+use super::error::expected;
+use super::FormatError;
 use crate::cage::Cage;
-use crate::format::error::expected;
-use crate::format::FormatError;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::store::Store;
-use std::io::Write;
 
 /// The three packed killer codes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -221,11 +217,6 @@ pub fn to_string(puzzle: &Puzzle) -> Result<String, FormatError> {
     Ok(text)
 }
 
-/// Write every puzzle of `store` as one SudokuWiki string a line.
-pub fn write_sudokuwiki<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| to_string(&p.puzzle))
-}
-
 /// Read a SudokuWiki killer string back (the inverse of [`to_string`]).
 pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let bad = |what: String, found: &str| FormatError::at(1, expected(what, found));
@@ -301,7 +292,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::worked::k9;
+    use crate::format::worked::k9;
 
     /// K9 #1 as `L9B`, from pencilmark (publishing.md §4.4; its colouring, up to 8 colours).
     const K9_L9B: &str = "L9B1qtt0emp00ep00ep00ep328h2tjl09w100ep1ez51ez53a4x2tjl2tjl1ki91ez51ez535e90jdd00ep00ep00ep00ep2zv52tjl0ikx2tjl36z52tjl4hld1q1d31g106q94f8100ep1ixd06q92tjl48411ez52tjl00ep484100ep1ez500ep1lap1ez509w100ep1mvl1ez500ep2xht1qtt0ff500ep1jpt35e92tjl07ip1i4x2tjl1ez51ez500ep1ez54idt484100ep1ez50c9d07ip00ep2xht2tjl06q900ep35e92tjl00ep";
@@ -380,7 +371,7 @@ mod tests {
 
         let plain = Puzzle::plain(Geometry::standard(9).unwrap(), Grid::empty(9)).unwrap();
         assert!(to_string(&plain).is_err());
-        let k4 = crate::export::worked::k4().0;
+        let k4 = crate::format::worked::k4().0;
         assert!(to_string(&k4).unwrap_err().to_string().contains("9x9, 6x6"));
         assert!(parse("L9B00").is_err());
         assert!(parse("Z9B").is_err());
