@@ -6,7 +6,7 @@
 //! lower case. `n` is the cell's digit (a given `d` is `d + 9`, on 6x6 `d + 6`; empty is 529, on
 //! 6x6 75); `clue` is the cage sum on the cage's first cell (row-major), 0 elsewhere; `colour`
 //! `1..` is the cage's colour, different for touching cages, so a cage is a connected group of
-//! one colour. We write a true 4-colouring.
+//! one colour. We write a true 4-colouring, the one the books shade with (`print::shade`).
 //! - `L9B`, 4 characters: `((colour-1) << 6 | clue) << 10 | n`.
 //! - `M9B`, 5 characters: `(((region-1) << 3 | colour-1) << 6 | clue) << 10 | n`.
 //! - `L6C`, 4 characters: `((colour-1) << 11 | op_or_clue) << 7 | n`; the cell right of the clue
@@ -17,6 +17,7 @@ use super::FormatError;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
+use crate::print::shade::cage_colours;
 use crate::puzzle::Puzzle;
 
 /// The three packed killer codes.
@@ -107,65 +108,6 @@ fn cage_of_cells(puzzle: &Puzzle) -> Vec<usize> {
     owner
 }
 
-/// A colour `0..4` for every cage such that cages sharing an edge differ: backtracking in DSatur
-/// order (most differently coloured neighbours first). The cage graph is planar, so four colours
-/// always exist; `None` only if the search budget runs out, which planar cage maps do not reach.
-pub fn four_colouring(geometry: &Geometry, cages: &[Cage]) -> Option<Vec<u8>> {
-    let mut owner = vec![usize::MAX; geometry.cell_count()];
-    for (i, cage) in cages.iter().enumerate() {
-        for cell in &cage.cells {
-            owner[cell.as_index()] = i;
-        }
-    }
-    let mut adjacent = vec![Vec::new(); cages.len()];
-    for cell in geometry.cells() {
-        for other in geometry.neighbours(cell) {
-            let (a, b) = (owner[cell.as_index()], owner[other.as_index()]);
-            if a != b && a != usize::MAX && b != usize::MAX && !adjacent[a].contains(&b) {
-                adjacent[a].push(b);
-            }
-        }
-    }
-    let mut colours = vec![u8::MAX; cages.len()];
-    let mut budget = 1_000_000u32;
-    colour_rest(&adjacent, &mut colours, &mut budget).then_some(colours)
-}
-
-fn colour_rest(adjacent: &[Vec<usize>], colours: &mut [u8], budget: &mut u32) -> bool {
-    let used = |v: usize, colours: &[u8]| {
-        adjacent[v]
-            .iter()
-            .filter(|&&w| colours[w] != u8::MAX)
-            .fold(0u8, |set, &w| set | 1 << colours[w])
-    };
-    // The uncoloured cage with the most distinct neighbour colours, then the most neighbours.
-    let next = (0..colours.len())
-        .filter(|&v| colours[v] == u8::MAX)
-        .max_by_key(|&v| {
-            let saturation = used(v, colours).count_ones();
-            (saturation, adjacent[v].len(), std::cmp::Reverse(v))
-        });
-    let Some(v) = next else {
-        return true;
-    };
-    let taken = used(v, colours);
-    for colour in 0..4u8 {
-        if taken & (1 << colour) != 0 {
-            continue;
-        }
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        colours[v] = colour;
-        if colour_rest(adjacent, colours, budget) {
-            return true;
-        }
-    }
-    colours[v] = u8::MAX;
-    false
-}
-
 /// Base 36, lower case, zero-padded to `width` digits.
 fn base36(mut value: u64, width: usize) -> String {
     let mut digits = vec![b'0'; width];
@@ -180,7 +122,7 @@ fn base36(mut value: u64, width: usize) -> String {
 pub fn to_string(puzzle: &Puzzle) -> Result<String, FormatError> {
     let code = code_of(puzzle)?;
     let geometry = puzzle.geometry();
-    let colours = four_colouring(geometry, puzzle.cages())
+    let colours = cage_colours(puzzle)
         .ok_or_else(|| unrepresentable("its cages could not be coloured with four colours"))?;
     let owner = cage_of_cells(puzzle);
     let mut clue = vec![0u64; geometry.cell_count()];
@@ -328,7 +270,7 @@ mod tests {
     fn colouring_is_proper_and_uses_four_colours() {
         let (puzzle, _) = k9();
         let g = puzzle.geometry();
-        let colours = four_colouring(g, puzzle.cages()).unwrap();
+        let colours = cage_colours(&puzzle).unwrap();
         let owner = cage_of_cells(&puzzle);
         for cell in g.cells() {
             for other in g.neighbours(cell) {

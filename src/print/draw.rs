@@ -4,7 +4,7 @@
 //! at least [`MIN_LINE`] pt, every text at least [`MIN_TEXT`] pt.
 
 use super::outline::outline;
-use super::shade::{cage_neighbours, four_colour};
+use super::shade::cage_tones;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
@@ -176,7 +176,7 @@ pub fn draw_grid(
         }
     }
     if killer && style.shade {
-        let tones = four_colour(&cage_neighbours(puzzle));
+        let tones = cage_tones(puzzle);
         for (k, _) in puzzle.cages().iter().enumerate() {
             let grey = TONE_GREYS[tones[k] as usize];
             if grey > 0.0 {
