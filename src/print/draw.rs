@@ -275,6 +275,23 @@ pub fn draw_grid(
     items
 }
 
+/// One puzzle (or its solution, when `solution` is given) as a picture with a margin of half a
+/// cell, for web pages: the same drawing as in the books.
+pub fn puzzle_picture(puzzle: &Puzzle, solution: Option<&Grid>, cell: f32, shade: bool) -> Drawing {
+    let side = cell * puzzle.size() as f32;
+    let margin = cell / 2.0;
+    let style = GridStyle {
+        cell,
+        shade,
+        cages: solution.is_none(),
+    };
+    Drawing {
+        width: side + 2.0 * margin,
+        height: side + 2.0 * margin,
+        items: draw_grid(puzzle, solution, (margin, margin), style),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
