@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use sudoku_press::output::AtomicFile;
 use sudoku_press::print::book::{capitalised, gutter, Answers, BookSettings, Entry, Section, Trim};
 use sudoku_press::render::write_book;
+use sudoku_press::settings::TomlError;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 
 /// Flags of `book`.

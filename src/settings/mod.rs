@@ -8,9 +8,11 @@
 
 mod load;
 mod shard;
+mod toml_error;
 
 pub use load::{load, select};
 pub use shard::{Shard, MAX_SHARDS};
+pub use toml_error::TomlError;
 
 use crate::generator::level::LevelsSetting;
 use crate::generator::{ConfigError, GeneratorConfig, Variant};
