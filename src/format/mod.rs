@@ -11,7 +11,6 @@ pub mod jsonl;
 pub mod lines;
 pub mod lzstring;
 pub mod plain;
-pub mod raw_object;
 pub mod rows;
 pub mod sudocue;
 pub mod sudokuwiki;

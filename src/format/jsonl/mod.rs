@@ -1,11 +1,13 @@
 //! Puzzle JSON lines: one object a line with `size`, `box_rows`/`box_cols` or `regions`, `givens`,
 //! optional `solution` and `cages` (`[{"sum", "cells"}]`, 0-based cell indices); other keys are kept.
-//! The reader is `read.rs`, the writer `write.rs`.
+//! The reader is `read.rs`, the writer `write.rs`; `raw_object.rs` keeps an input line's object as
+//! its text, so keys a command does not use are written back as they came.
 
+pub mod raw_object;
 mod read;
 mod write;
 
-pub use super::raw_object::{Extra, RawObject};
+pub use raw_object::{Extra, RawObject};
 pub use read::{parse_line, parse_owned_line, JsonPuzzle};
 pub use write::{to_object, write_answer, write_answer_extra, write_object, write_puzzle};
 

@@ -1,9 +1,9 @@
 //! The reader of puzzle JSON lines: one pass with typed reads in the common case, and a second
 //! read as `serde_json::Value`s only to say exactly what is wrong and where.
 
+use super::raw_object::RawObject;
 use crate::cage::Cage;
 use crate::format::error::{excerpt, ErrorKind, FormatError};
-use crate::format::raw_object::RawObject;
 use crate::geometry::{Cell, Geometry, MAX_CELLS, MAX_SIZE};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;

@@ -1,8 +1,8 @@
 //! The writer of puzzle JSON lines: a puzzle's object in the data-set layout, and the answers of
 //! `solve` and `rate` (an input's own object with keys added).
 
+use super::raw_object::{Extra, RawObject};
 use super::Object;
-use crate::format::raw_object::{Extra, RawObject};
 use crate::geometry::Cell;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
