@@ -68,7 +68,7 @@ pub fn cage_neighbours(puzzle: &Puzzle) -> Vec<Vec<usize>> {
 }
 
 /// A tone `0..TONES` for each vertex of a planar graph such that neighbours differ, or `None`
-/// if [`BUDGET`] tones were tried first. Deterministic: the same graph always gets the same colours.
+/// if `BUDGET` tones were tried first. Deterministic: the same graph always gets the same colours.
 pub fn four_colour(adj: &[Vec<usize>]) -> Option<Vec<u8>> {
     let mut colour = vec![u8::MAX; adj.len()];
     let mut budget = BUDGET;

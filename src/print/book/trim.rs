@@ -102,6 +102,7 @@ pub(super) fn body(area: Rect) -> Rect {
     }
 }
 
+/// The body of a right-hand page of `trim` with `gutter`: what readability is checked against.
 pub(super) fn body_for(trim: &Trim, gutter: f32) -> Rect {
     body(text_area(trim, gutter, 1))
 }
