@@ -5,11 +5,10 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use sudoku_press::layout::book::{
-    capitalised, gutter, layout_book, Answers, BookSettings, Entry, Section, Trim,
-};
 use sudoku_press::output::AtomicFile;
-use sudoku_press::render::write_pdf;
+use sudoku_press::print::book::{capitalised, gutter, Answers, BookSettings, Entry, Section, Trim};
+use sudoku_press::render::write_book;
+use sudoku_press::settings::TomlError;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 
 /// Flags of `book`.
@@ -108,11 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("{}: cannot read the book spec", path.display()))?;
             toml::from_str::<Spec>(&text).map_err(|e| {
-                let line = e
-                    .span()
-                    .map(|s| format!(" line {}:", text[..s.start].matches('\n').count() + 1))
+                let error = TomlError::new(&text, &e);
+                let line = error
+                    .line()
+                    .map(|l| format!(" line {l}:"))
                     .unwrap_or_default();
-                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), e.message())
+                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), error.message)
             })?
         }
         None => Spec::default(),
@@ -147,8 +147,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .collect(),
         })
         .collect();
-    let pages = layout_book(&settings, &sections)?;
-    let bytes = write_pdf(&pages, &settings.title)?;
+    let mut bytes = Vec::new();
+    let pages = write_book(&mut bytes, &settings, &sections)?;
     if let Some(channel) = &args.issue {
         // Recorded before the PDF is renamed into place: a refusal leaves neither.
         let entries: Vec<(String, i64, i64)> = chosen
@@ -168,16 +168,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     eprintln!(
         "wrote {}: {number} puzzles, {} pages ({}, {} a page, gutter {} in)",
         args.output.display(),
-        pages.len(),
+        pages,
         settings.trim.name,
         settings.per_page,
-        gutter(pages.len()) / 72.0
+        gutter(pages) / 72.0
     );
-    if pages.len() < 24 {
-        eprintln!(
-            "note: a KDP paperback needs at least 24 pages; this book has {}",
-            pages.len()
-        );
+    if pages < 24 {
+        eprintln!("note: a KDP paperback needs at least 24 pages; this book has {pages}");
     }
     Ok(())
 }

@@ -4,7 +4,8 @@
 use super::book::{finish_output, start_output};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
-use sudoku_press::render::{puzzle_picture, write_svg};
+use sudoku_press::print::puzzle_picture;
+use sudoku_press::render::to_svg;
 use sudoku_press::store::Store;
 
 /// Flags of `render`.
@@ -54,10 +55,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut files = Vec::new();
     for p in &puzzles {
         let picture = puzzle_picture(&p.puzzle, None, args.cell, args.shade);
-        files.push((format!("{}.svg", p.id), write_svg(&picture)));
+        files.push((format!("{}.svg", p.id), to_svg(&picture)));
         if args.solution {
             let picture = puzzle_picture(&p.puzzle, Some(&p.solution), args.cell, false);
-            files.push((format!("{}-solution.svg", p.id), write_svg(&picture)));
+            files.push((format!("{}-solution.svg", p.id), to_svg(&picture)));
         }
     }
     std::fs::create_dir_all(&args.output).with_context(|| {

@@ -5,11 +5,12 @@
 
 use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
-use crate::export::fpuzzles;
+use crate::format::fpuzzles;
 use crate::format::jsonl::to_object;
-use crate::layout::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
 use crate::output::AtomicFile;
-use crate::render::{book_pdf, puzzle_picture, write_svg};
+use crate::print::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
+use crate::print::puzzle_picture;
+use crate::render::{to_svg, write_book};
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -171,7 +172,7 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
             variant = escape(&s.variant),
             level = escape(&s.level),
         ));
-        html.push_str(&write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)));
+        html.push_str(&to_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)));
         let links = links(config, p);
         if let (Some(pad), Some(fp)) = (links["sudokupad"].as_str(), links["fpuzzles"].as_str()) {
             html.push_str(&format!(
@@ -182,7 +183,7 @@ pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Strin
         }
         html.push_str(&format!(
             "<details><summary>Solution</summary>\n{}<pre>{}</pre></details>\n</section>\n",
-            write_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
+            to_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
             solution_text(p)
         ));
     }
@@ -225,8 +226,9 @@ pub fn day_pdf(
             shade: false,
             answers: Answers::End,
         };
-        match book_pdf(&settings, &sections) {
-            Ok(bytes) => return Ok(bytes),
+        let mut bytes = Vec::new();
+        match write_book(&mut bytes, &settings, &sections) {
+            Ok(_) => return Ok(bytes),
             Err(e) => last = e.to_string(),
         }
     }

@@ -107,7 +107,8 @@ fn default_recent() -> usize {
 impl FeedConfig {
     /// Parse a feed TOML text; errors say which key is wrong and how to fix it.
     pub fn parse(text: &str) -> Result<FeedConfig, String> {
-        let raw: Raw = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let raw: Raw = toml::from_str(text)
+            .map_err(|e| crate::settings::TomlError::new(text, &e).to_string())?;
         let epoch = Date::parse(&raw.feed.epoch)
             .ok_or_else(|| format!("feed.epoch {:?}: use a date YYYY-MM-DD", raw.feed.epoch))?;
         for key in raw.schedule.keys() {

@@ -7,7 +7,7 @@
 //! puzzle stays unique. An edit that jumps past the target is undone and another is tried.
 //! Plain puzzles are only made easier, by adding givens of the solution.
 
-use super::layout::LayoutRules;
+use super::cage_layout::LayoutRules;
 use super::GeneratorConfig;
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;

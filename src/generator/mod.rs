@@ -6,17 +6,17 @@
 //! layout (`book`, `ordered` or `random-walk`); then cage-aware uniqueness — zero givens by
 //! reshaping the layout, or minimal givens.
 
-mod book;
+pub mod cage_layout;
 mod config;
 pub mod fill;
 pub mod jigsaw;
-pub mod layout;
 pub mod level;
 mod ordered;
 mod random_walk;
 mod repair;
 pub mod sparse;
 pub mod unique;
+mod warnsdorff;
 
 pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
 
@@ -26,7 +26,7 @@ use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver::SolveStats;
 use crate::transform::GridTransform;
-use layout::{CageLayout, LayoutRules};
+use cage_layout::{CageLayout, LayoutRules};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 use unique::{Checker, ZeroGivenFailure};
@@ -350,7 +350,7 @@ fn build_layout<R: Rng>(
     rng: &mut R,
 ) -> Option<CageLayout> {
     if kind == CageBuilderKind::Book {
-        return book::build_book(geometry, solution, rules, rng);
+        return warnsdorff::build_warnsdorff(geometry, solution, rules, rng);
     }
     // The source builders may leave single cells; absorb them, redrawing a few times if needed.
     (0..8).find_map(|_| {

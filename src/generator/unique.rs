@@ -7,7 +7,7 @@
 //! solution no longer fits, while the intended one (whose digits set the sums) always does. Every
 //! alternative found is kept and killed before the solver is asked again.
 
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
 use super::repair::repair;
 use crate::bitset::DigitSet;
 use crate::cage::Cage;

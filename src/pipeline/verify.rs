@@ -4,8 +4,9 @@
 
 use super::{thread_pool, PipelineError};
 use crate::canonical::canonical_key;
+use crate::fingerprint::fingerprint;
 use crate::solver;
-use crate::store::{codec, solution_problem, CheckedRow, Store, StoreError};
+use crate::store::{solution_problem, CheckedRow, Store, StoreError};
 use rayon::prelude::*;
 
 /// Rows checked per parallel batch.
@@ -85,7 +86,7 @@ fn check_row(row: &CheckedRow, max_nodes: u64) -> Finding {
     if let Some(problem) = solution_problem(p) {
         return Finding::Problem(problem);
     }
-    let key = codec::fingerprint(canonical_key(&p.puzzle).as_bytes()).to_be_bytes();
+    let key = fingerprint(canonical_key(&p.puzzle).as_bytes()).to_be_bytes();
     if row.canonical_key != key {
         return Finding::Problem("the stored canonical key does not match the puzzle".into());
     }

@@ -5,7 +5,7 @@ use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::settings::Shard;
+use crate::shard::Shard;
 use std::fs;
 
 const SOLUTION: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];

@@ -6,8 +6,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Output;
-use sudoku_press::export::fpuzzles;
-use sudoku_press::format::jsonl;
+use sudoku_press::format::{fpuzzles, jsonl};
 use sudoku_press::store::Store;
 use sudoku_press::Grid;
 
