@@ -397,9 +397,25 @@ fn is_alive(pid: u32) -> Option<bool> {
     Some(proc_fs.join(pid.to_string()).exists())
 }
 
-/// Remove, in `dir`, the regular files named like our temporary files whose process is gone
-/// (left by a kill -9 or a crash). Files of live processes, of this process, other names,
-/// links and directories are left alone; so is everything where liveness cannot be told.
+/// Is `meta` a regular file of this process's user? (`/proc` may hide other users' processes,
+/// so only our own user's temporaries are judged by it.)
+fn is_own_regular_file(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = std::fs::metadata("/proc/self").map(|m| m.uid());
+        meta.file_type().is_file() && me.is_ok_and(|uid| uid == meta.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        meta.file_type().is_file()
+    }
+}
+
+/// Remove, in `dir`, the regular files of this user named like our temporary files whose
+/// process is gone (left by a kill -9 or a crash). Files of live processes, of this process, of
+/// other users, other names, links and directories are left alone; so is everything where
+/// liveness cannot be told.
 pub fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -415,8 +431,8 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
             continue;
         }
         let path = entry.path();
-        let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
-        if regular && std::fs::remove_file(&path).is_ok() {
+        let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| is_own_regular_file(&m));
+        if ours && std::fs::remove_file(&path).is_ok() {
             removed += 1;
         }
     }
