@@ -116,6 +116,15 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
     },
+    /// The operating system failed a read or write (often a full disk: SQLite cannot map its
+    /// shared-memory file when no byte is free).
+    #[error("{path}: disk I/O error ({detail}); check the free space and the device, then run the same command again")]
+    DiskIo {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's explanation.
+        detail: String,
+    },
     /// Another process held the write lock longer than the busy timeout.
     #[error("{path}: the database is locked: another process held its write lock for over {} s (a large merge, regrade or generate chunk?); nothing of this transaction was written: run the command again when that process is done", BUSY_TIMEOUT.as_secs())]
     Locked {
@@ -510,6 +519,10 @@ fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
         Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Locked { path },
+        Some(ErrorCode::SystemIoFailure) => StoreError::DiskIo {
+            path,
+            detail: e.to_string(),
+        },
         Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => StoreError::Open {
             path,
             detail: e.to_string(),

@@ -998,3 +998,22 @@ fn out_of_range_numbers_are_refused_with_the_range() {
     assert_eq!(code(&out), Some(2), "{err}");
     assert!(err.contains("0..=36500"), "{err}");
 }
+
+/// N9: the regrade on open says what it does (the library reports, the CLI prints a line).
+#[test]
+fn the_regrade_on_open_prints_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    sql(&d.join("p.db"), "UPDATE puzzles SET grader = 1");
+    let out = run_in(
+        d,
+        &["generate", "--count", "41", "--seed", "1", "--db", "p.db"],
+    );
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("p.db: grading rows graded by another grader version: 40 of 40"),
+        "{err}"
+    );
+}
