@@ -39,10 +39,10 @@ pub mod transform;
 mod test_support;
 
 // Library adapters.
+pub mod atomic_file;
 pub mod export;
 pub mod feed;
 pub mod format;
-pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod settings;

@@ -3,8 +3,8 @@
 use anyhow::Context;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use sudoku_press::atomic_file::AtomicFile;
 use sudoku_press::export::{export, ExportFormat};
-use sudoku_press::output::AtomicFile;
 use sudoku_press::store::Store;
 
 /// Flags of `export`.

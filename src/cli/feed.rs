@@ -1,6 +1,7 @@
 //! `sudoku-press feed`: issue one day's puzzles by a schedule and write the day's files and the
 //! feed index; the nightly job.
 
+use super::generate::regrade_meter;
 use anyhow::{bail, Context};
 use std::path::PathBuf;
 use sudoku_press::feed::{self, schedule, Date, FeedConfig, FeedReport};
@@ -28,8 +29,10 @@ pub struct Args {
     /// The seed of the runs --generate makes [default: the date as YYYYMMDD].
     #[arg(long, requires = "generate")]
     seed: Option<u64>,
-    /// Days of stock --generate keeps ahead, and below which a warning is printed.
-    #[arg(long, default_value_t = 14)]
+    /// Days of stock --generate keeps ahead, and below which a warning is printed: 0 to 36500
+    /// (the stock count's horizon, 100 years).
+    #[arg(long, default_value_t = 14,
+          value_parser = clap::value_parser!(u64).range(0..=feed::STOCK_HORIZON))]
     stock_days: u64,
 }
 
@@ -60,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.db.display()
         );
     }
-    let mut store = Store::open_or_create(&args.db)?;
+    let mut store = Store::open_or_create_reporting(&args.db, &mut regrade_meter(&args.db))?;
     if args.generate {
         let seed = args.seed.unwrap_or_else(|| date_seed(date));
         for line in

@@ -53,14 +53,14 @@ pub enum FeedError {
     Render(String),
     /// An output file that cannot be written.
     #[error(transparent)]
-    Output(#[from] crate::output::OutputError),
+    Output(#[from] crate::atomic_file::AtomicFileError),
     /// An output directory that cannot be written.
-    #[error("{path}: cannot write ({source}); choose another --out or fix its permissions")]
+    #[error("{path}: cannot write ({cause}); choose another --out or fix its permissions")]
     Write {
         /// The file or directory.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (in the message, not a separate source, so it is printed once).
+        cause: std::io::Error,
     },
 }
 

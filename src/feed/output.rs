@@ -5,15 +5,14 @@
 
 use super::date::Date;
 use super::{DayPuzzle, FeedConfig, FeedError};
+use crate::atomic_file::{check_dir_writable, replace_file};
 use crate::format::fpuzzles;
 use crate::format::jsonl::to_object;
-use crate::output::AtomicFile;
 use crate::print::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
 use crate::print::puzzle_picture;
 use crate::render::{to_svg, write_book};
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const WEEKDAY_NAMES: [&str; 7] = [
@@ -27,27 +26,17 @@ const WEEKDAY_NAMES: [&str; 7] = [
 ];
 
 fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> FeedError + '_ {
-    move |source| FeedError::Write {
+    move |cause| FeedError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     }
 }
 
-/// Create the output directory and check that it takes files (before anything is issued).
+/// Create the output directory and check that it takes files (before anything is issued), with
+/// a probe that never follows a symlink planted in the directory.
 pub fn prepare_dir(dir: &Path) -> Result<(), FeedError> {
     std::fs::create_dir_all(dir).map_err(write_error(dir))?;
-    let probe = dir.join(format!(".feed-probe-{}", std::process::id()));
-    std::fs::File::create(&probe).map_err(write_error(dir))?;
-    std::fs::remove_file(&probe).map_err(write_error(dir))
-}
-
-/// Write `bytes` to `path` through a temporary file in the same directory and a rename
-/// (`output::AtomicFile`); `protected` (the database) is never overwritten.
-pub fn write_atomic(path: &Path, bytes: &[u8], protected: &[&Path]) -> Result<PathBuf, FeedError> {
-    let mut file = AtomicFile::create(path, protected)?;
-    file.write_all(bytes).map_err(|e| file.write_error(e))?;
-    file.commit()?;
-    Ok(path.to_path_buf())
+    check_dir_writable(dir).map_err(write_error(dir))
 }
 
 /// `&`, `<`, `>`, `"` and `'` escaped for HTML and XML text and attributes.
@@ -246,17 +235,17 @@ pub fn write_day(
     let mut json = day_json(config, date, puzzles).to_string();
     json.push('\n');
     Ok(vec![
-        write_atomic(
+        replace_file(
             &out.join(format!("{date}.json")),
             json.as_bytes(),
             protected,
         )?,
-        write_atomic(
+        replace_file(
             &out.join(format!("{date}.html")),
             day_html(config, date, puzzles).as_bytes(),
             protected,
         )?,
-        write_atomic(
+        replace_file(
             &out.join(format!("{date}.pdf")),
             &day_pdf(config, date, puzzles)?,
             protected,
@@ -365,8 +354,8 @@ pub fn write_index(
     let mut feed = serde_json::to_string_pretty(&json_feed(config, &entries)).unwrap_or_default();
     feed.push('\n');
     Ok(vec![
-        write_atomic(&out.join("feed.json"), feed.as_bytes(), &protected)?,
-        write_atomic(
+        replace_file(&out.join("feed.json"), feed.as_bytes(), &protected)?,
+        replace_file(
             &out.join("rss.xml"),
             rss(config, &entries).as_bytes(),
             &protected,
@@ -384,24 +373,5 @@ mod tests {
             escape(r#"<a href="x">&'"#),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
-    }
-
-    #[test]
-    fn atomic_write_replaces_whole_files_and_leaves_no_temporaries() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.json");
-        write_atomic(&path, b"one", &[]).unwrap();
-        write_atomic(&path, b"two", &[]).unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        let missing = dir.path().join("no/such/dir/b.json");
-        assert!(matches!(
-            write_atomic(&missing, b"x", &[]),
-            Err(FeedError::Output(_))
-        ));
-        assert!(matches!(
-            write_atomic(&path, b"x", &[path.as_path()]),
-            Err(FeedError::Output(_))
-        ));
     }
 }

@@ -219,6 +219,25 @@ impl Store {
         Ok(Ok(()))
     }
 
+    /// Take back what [`Store::issue_book`] recorded for `puzzles` of book `channel` (the book
+    /// could not be put in place), in one transaction.
+    pub fn withdraw_book(&mut self, channel: &str, puzzles: &[i64]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let err = |e| super::classify(&path, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        for puzzle in puzzles {
+            tx.execute(
+                "DELETE FROM issued WHERE source = 'book' AND channel = ?1 AND puzzle = ?2",
+                params![channel, puzzle],
+            )
+            .map_err(err)?;
+        }
+        tx.commit().map_err(err)
+    }
+
     /// Ids of the stored puzzles issued so far, or equal under the canonical form to one issued.
     pub fn issued_ids(&self) -> Result<Vec<i64>, StoreError> {
         if !self.has_issues_table()? {
