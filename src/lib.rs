@@ -41,6 +41,7 @@ pub mod feed;
 pub mod format;
 pub mod output;
 pub mod pipeline;
+pub mod play;
 pub mod render;
 pub mod settings;
 pub mod store;

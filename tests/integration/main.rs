@@ -8,6 +8,7 @@ mod export_links_cli;
 mod feed_cli;
 mod generate_cli;
 mod grader_soundness;
+mod play_cli;
 mod readme;
 mod robustness;
 mod solve_cli;
