@@ -11,6 +11,7 @@ use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::store::codec;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One player's data, serialized as the contract's JSON object (field names in camelCase).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,6 +46,9 @@ pub struct PlayerData {
     pub score: f64,
     /// The grader's path, step by step (empty when the puzzle has none: see `path_note`).
     pub path: Vec<PathStep>,
+    /// The name and tier of every technique the path uses, by its key (kept here once rather
+    /// than in every step: a long 9x9 path is some 300 steps, and the page has 150 KB).
+    pub techniques: BTreeMap<&'static str, TechniqueInfo>,
     /// Why `path` is empty, for the page to say (absent when it is not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_note: Option<String>,
@@ -73,25 +77,35 @@ impl From<&Cage> for CageData {
     }
 }
 
-/// One step of the grader's path, with the words `explain` prints and its hints.
+/// One step of the grader's path, with the words `explain` prints and its hints. Empty lists
+/// are left out (the player reads a missing list as empty); the technique's name and tier are
+/// in [`PlayerData::techniques`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PathStep {
     /// Snake-case technique key ("hidden_single").
     pub technique: &'static str,
-    /// The name people use ("Hidden single").
-    pub name: &'static str,
-    /// The technique's tier (`easy` .. `extreme`).
-    pub level: &'static str,
     /// The whole step in words (`explain`'s third hint).
     pub text: String,
     /// The nudge and the technique-and-where hints.
     pub hints: [String; 2],
     /// The cells the step rests on (to highlight).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<u8>,
     /// `[cell, digit]` placed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub placements: Vec<[u8; 2]>,
     /// `[cell, digit]` removed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub eliminations: Vec<[u8; 2]>,
+}
+
+/// A technique's name and tier, once per page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TechniqueInfo {
+    /// The name people use ("Hidden single").
+    pub name: &'static str,
+    /// The technique's tier (`easy` .. `extreme`).
+    pub level: &'static str,
 }
 
 /// What a page says about a puzzle beside its cells: where it comes from and how hard it is.
@@ -173,6 +187,7 @@ pub fn player_data(
         solution: solution.values().to_vec(),
         level: source.level,
         score: (source.score * 100.0).round() / 100.0,
+        techniques: techniques_of(path, path_note.is_none()),
         path: steps,
         path_note,
         making,
@@ -190,14 +205,26 @@ fn path_steps(puzzle: &Puzzle, path: &Path) -> Vec<PathStep> {
             let [nudge, place, full] = hints(g, puzzle.cages(), step);
             PathStep {
                 technique: step.technique.as_str(),
-                name: step.technique.name(),
-                level: tier_of(step.technique).as_str(),
                 text: full,
                 hints: [nudge, place],
                 cells: step.cells.iter().map(|c| c.as_index() as u8).collect(),
                 placements: step.placements.iter().map(pair).collect(),
                 eliminations: step.eliminations.iter().map(pair).collect(),
             }
+        })
+        .collect()
+}
+
+/// The name and tier of each technique of a graded path (none for an ungraded one).
+fn techniques_of(path: &Path, graded: bool) -> BTreeMap<&'static str, TechniqueInfo> {
+    let steps = path.steps.iter().filter(|_| graded);
+    steps
+        .map(|s| {
+            let info = TechniqueInfo {
+                name: s.technique.name(),
+                level: tier_of(s.technique).as_str(),
+            };
+            (s.technique.as_str(), info)
         })
         .collect()
 }

@@ -75,6 +75,7 @@ struct PlayerView<'a> {
 #[derive(Serialize)]
 struct PageView<'a> {
     title: &'a str,
+    show_heading: bool,
     intro: Option<&'a str>,
     links: &'a [Link],
     footer: Option<&'a str>,
@@ -117,8 +118,11 @@ pub fn write_page<W: Write>(
 ) -> Result<(), PageError> {
     let css = format!("{PLAYER_CSS}{}", info.extra_css);
     let js = page_script();
+    // A page of one player titled like it shows the player's heading only.
+    let show_heading = !matches!(players, [p] if p.title == info.title);
     let view = PageView {
         title: &info.title,
+        show_heading,
         intro: info.intro.as_deref(),
         links: &info.links,
         footer: info.footer.as_deref(),
