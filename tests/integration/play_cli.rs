@@ -274,3 +274,31 @@ fn render_html_refuses_bad_input_and_writes_nothing() {
     );
     assert!(!d.join("out").exists());
 }
+
+#[test]
+fn a_row_of_another_generator_version_gets_a_page_that_says_why_it_has_no_making() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let old = d.join("old.db");
+    std::fs::copy(db(), &old).unwrap();
+    let conn = rusqlite::Connection::open(&old).unwrap();
+    conn.execute("UPDATE runs SET generator_version = '0'", [])
+        .unwrap();
+    drop(conn);
+    let old = old.to_str().unwrap();
+    ok(
+        d,
+        &["render", "--format", "html", "--db", old, "1", "-o", "html"],
+    );
+    let html = std::fs::read_to_string(d.join("html/1.html")).unwrap();
+    let data = between(&html, "class=\"sp-data\">", "</script>");
+    let json: Value = serde_json::from_str(data[0]).unwrap();
+    assert_eq!(json["making"], serde_json::json!([]));
+    let note = json["makingNote"].as_str().unwrap();
+    assert!(note.contains("generator version 0"), "{note}");
+    assert!(html.contains("<p class=\"sp-note sp-making-note\">"));
+    assert!(
+        !json["path"].as_array().unwrap().is_empty(),
+        "the hints stay"
+    );
+}
