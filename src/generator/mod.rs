@@ -285,7 +285,7 @@ fn generate_checked(
             // Bigger cages than this layout's are harder to make unique: smaller ones next.
             Err(r @ Rejection::NotUnique { .. }) if small.is_some() => {
                 rec.emit(|| Event::Retry {
-                    reason: "the layout stayed ambiguous: smaller cages next".into(),
+                    reason: "the layout stayed ambiguous, so smaller cages next".into(),
                 });
                 rejection = r;
                 continue;
@@ -313,7 +313,7 @@ fn generate_checked(
             }
             level::Reached::Off => {
                 rec.emit(|| Event::Retry {
-                    reason: format!("no edit reached {target}: a fresh layout"),
+                    reason: format!("no edit reached {target}, so a fresh layout"),
                 });
                 rejection = Rejection::OffLevel { target };
             }
