@@ -44,6 +44,7 @@ pub mod export;
 pub mod feed;
 pub mod format;
 pub mod pipeline;
+pub mod play;
 pub mod render;
 pub mod settings;
 pub mod store;

@@ -9,6 +9,7 @@ mod feed_cli;
 mod generate_cli;
 mod grader_cli;
 mod grader_soundness;
+mod play_cli;
 mod readme;
 mod robustness;
 mod solve_cli;
