@@ -7,7 +7,7 @@
 //! instructions per puzzle by 30%.
 
 use super::cages::CageInfo;
-use super::layout::{board_cells, Board, Layout};
+use super::tables::{board_cells, Board, Tables};
 
 /// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
 /// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
@@ -82,14 +82,14 @@ pub(crate) struct Deriver {
 impl Deriver {
     /// Fill `found` with the innie and outie constraints of the cages, smallest first, without
     /// repeats or copies of real cages.
-    pub(crate) fn derive(&mut self, layout: &Layout, infos: &[CageInfo], cells: &[u8]) {
-        let n = layout.n;
+    pub(crate) fn derive(&mut self, tables: &Tables, infos: &[CageInfo], cells: &[u8]) {
+        let n = tables.n;
         self.found.clear();
         self.cages.clear();
         self.spans.clear();
         self.cage_at.clear();
         self.boxes_met.clear();
-        self.cage_at.resize(layout.cells, u16::MAX);
+        self.cage_at.resize(tables.cells, u16::MAX);
         for (i, info) in infos.iter().enumerate() {
             let members = &cells[info.start as usize..][..info.len as usize];
             let mut tally = Tally {
@@ -97,14 +97,14 @@ impl Deriver {
                 sum: info.sum as i64,
                 ..Tally::default()
             };
-            let box_of = |c: u8| layout.houses_of[c as usize][2] as usize - 2 * n;
+            let box_of = |c: u8| tables.houses_of[c as usize][2] as usize - 2 * n;
             let mut span = ([(n, 0); 2], Some(box_of(members[0])));
             let mut met = 0u32;
             for &c in members {
                 met |= 1 << box_of(c);
                 tally.cells[c as usize >> 6] |= 1 << (c & 63);
                 self.cage_at[c as usize] = i as u16;
-                let [row, col, _] = layout.houses_of[c as usize].map(usize::from);
+                let [row, col, _] = tables.houses_of[c as usize].map(usize::from);
                 for (line, at) in span.0.iter_mut().zip([row, col - n]) {
                     *line = (line.0.min(at), line.1.max(at));
                 }
@@ -121,17 +121,17 @@ impl Deriver {
             caged.add(t);
         }
         for dir in 0..2 {
-            self.lines(layout, &caged, dir);
+            self.lines(tables, &caged, dir);
         }
-        self.boxes(layout);
+        self.boxes(tables);
         self.found.sort_by_key(|v| v.len);
         self.found.truncate(MAX_VIRTUAL);
     }
 
     /// Every run of 1..N-1 consecutive rows (dir 0) or columns (dir 1). A cage lies inside the
     /// run when its interval does, and meets it unless it lies wholly before or after it.
-    fn lines(&mut self, layout: &Layout, caged: &Tally, dir: usize) {
-        let n = layout.n;
+    fn lines(&mut self, tables: &Tables, caged: &Tally, dir: usize) {
+        let n = tables.n;
         self.by_interval.clear();
         self.by_interval.resize(n * n, Tally::default());
         let mut before = [Tally::default(); 17];
@@ -157,19 +157,19 @@ impl Deriver {
                     let t = self.by_interval[i * n + hi];
                     inside.add(&t);
                 }
-                let house = &layout.house_bits[dir * n + hi];
+                let house = &tables.house_bits[dir * n + hi];
                 for w in 0..4 {
                     region[w] |= house[w];
                 }
                 let outside = [before_lo, &after[hi + 1]];
-                self.region(layout, &region, hi - lo + 1, &inside, caged, outside);
+                self.region(tables, &region, hi - lo + 1, &inside, caged, outside);
             }
         }
     }
 
     /// Every box (or jigsaw region) alone.
-    fn boxes(&mut self, layout: &Layout) {
-        let n = layout.n;
+    fn boxes(&mut self, tables: &Tables) {
+        let n = tables.n;
         let mut inside = [Tally::default(); 16];
         let mut meeting = [Tally::default(); 16];
         for ((t, span), &met) in self.cages.iter().zip(&self.spans).zip(&self.boxes_met) {
@@ -184,9 +184,9 @@ impl Deriver {
             }
         }
         for b in 0..n {
-            let region = layout.house_bits[2 * n + b];
+            let region = tables.house_bits[2 * n + b];
             let none = Tally::default();
-            self.region(layout, &region, 1, &inside[b], &meeting[b], [&none, &none]);
+            self.region(tables, &region, 1, &inside[b], &meeting[b], [&none, &none]);
         }
     }
 
@@ -194,20 +194,20 @@ impl Deriver {
     /// and the cages meeting it (`meeting` less the two `outside` groups).
     fn region(
         &mut self,
-        layout: &Layout,
+        tables: &Tables,
         region: &Board,
         houses: usize,
         inside: &Tally,
         meeting: &Tally,
         outside: [&Tally; 2],
     ) {
-        let n = layout.n;
+        let n = tables.n;
         let size = houses * n;
         let total = (size * (n + 1) / 2) as i64;
         let innies = size - inside.len;
         if (1..=max_len(n)).contains(&innies) {
             let cells = and_not(region, &inside.cells);
-            self.push(layout, cells, innies, total - inside.sum);
+            self.push(tables, cells, innies, total - inside.sum);
         }
         let meets = |w: usize| meeting.cells[w] & !outside[0].cells[w] & !outside[1].cells[w];
         let meeting_cells: Board = std::array::from_fn(meets);
@@ -218,11 +218,11 @@ impl Deriver {
         let outies = meeting_len.saturating_sub(size);
         if caged && (1..=max_len(n)).contains(&outies) {
             let cells = and_not(&meeting_cells, region);
-            self.push(layout, cells, outies, meeting_sum - total);
+            self.push(tables, cells, outies, meeting_sum - total);
         }
     }
 
-    fn push(&mut self, layout: &Layout, cells: Board, len: usize, sum: i64) {
+    fn push(&mut self, tables: &Tables, cells: Board, len: usize, sum: i64) {
         let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
         let copy = board_cells(&cells)
             .next()
@@ -234,7 +234,7 @@ impl Deriver {
         }
         // Distinct when every member sees every other member.
         let distinct = board_cells(&cells).all(|a| {
-            let peers = &layout.peer_bits[a as usize];
+            let peers = &tables.peer_bits[a as usize];
             let mut others = cells;
             others[a as usize >> 6] &= !(1 << (a & 63));
             (0..4).all(|w| others[w] & !peers[w] == 0)
@@ -270,9 +270,9 @@ mod tests {
     fn innies_of_a_row_and_a_column() {
         // 4x4: cage {r1c1, r1c2} = 3 inside row 1, cage {r1c3, r2c3} = 7 across rows 1 and 2;
         // r1c4 and the rest of column 3 uncaged.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let mut deriver = Deriver::default();
-        deriver.derive(&layout, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
+        deriver.derive(&tables, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
         let found = |cells: u64, sum: u16| Virtual {
             cells: [cells, 0, 0, 0],
             len: cells.count_ones() as usize,
@@ -290,9 +290,9 @@ mod tests {
     fn outies_of_a_fully_caged_row() {
         // 4x4: row 1 caged by {r1c1, r1c2} = 3 and {r1c3, r1c4, r2c4} = 8: the outie r2c4 holds
         // 3 + 8 - 10 = 1.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let mut deriver = Deriver::default();
-        deriver.derive(&layout, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
+        deriver.derive(&tables, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
         let outie = Virtual {
             cells: [1 << 7, 0, 0, 0],
             len: 1,

@@ -11,7 +11,7 @@
 //! published killers, which need one or two nodes).
 
 use super::cages::CageInfo;
-use super::layout::{board_cells, Board, Layout};
+use super::tables::{board_cells, Board, Tables};
 
 /// At most this many linear sums (the kernel tracks them in a 256-bit set).
 pub(crate) const MAX_LINEAR: usize = 256;
@@ -90,7 +90,7 @@ impl LinearSet {
     /// lists cell sets whose sums the kernel already has, skipped here).
     pub(crate) fn derive(
         &mut self,
-        layout: &Layout,
+        tables: &Tables,
         infos: &[CageInfo],
         cells: &[u8],
         known: &[Board],
@@ -99,7 +99,7 @@ impl LinearSet {
         self.terms.clear();
         self.seen.clear();
         self.cells.clear();
-        let n = layout.n;
+        let n = tables.n;
         let cages: Vec<(Board, usize, i64)> = infos
             .iter()
             .map(|info| {
@@ -117,13 +117,13 @@ impl LinearSet {
             for lo in 0..n {
                 let mut region: Board = [0; 4];
                 for hi in lo..n.min(lo + n - 1) {
-                    region = or(&region, &layout.house_bits[dir * n + hi]);
+                    region = or(&region, &tables.house_bits[dir * n + hi]);
                     regions.push((region, (hi - lo + 1) as i64 * house_total));
                 }
             }
         }
         for b in 0..n {
-            regions.push((layout.house_bits[2 * n + b], house_total));
+            regions.push((tables.house_bits[2 * n + b], house_total));
         }
         for (region, total) in &regions {
             // Three choices of pieces: the cages wholly inside, those mostly inside, and every
@@ -147,7 +147,7 @@ impl LinearSet {
                 let mut sum = sum - total;
                 // A whole house on either side adds a known total: fold it into the sum (a sum
                 // of whole houses alone says nothing and costs a pass over its cells each time).
-                for house in &layout.house_bits[..3 * n] {
+                for house in &tables.house_bits[..3 * n] {
                     for (part, sign) in [(&mut plus, 1), (&mut minus, -1)] {
                         if and_not(house, part) == [0; 4] {
                             *part = and_not(part, house);
@@ -194,20 +194,20 @@ impl LinearSet {
                 }
                 _ => {
                     self.seen.push((plus, minus, self.sums.len()));
-                    self.push(layout, &plus, &minus, sum);
+                    self.push(tables, &plus, &minus, sum);
                 }
             }
         }
         self.of_cell.clear();
-        self.of_cell.resize(layout.cells, [0; 4]);
+        self.of_cell.resize(tables.cells, [0; 4]);
         self.near_cell.clear();
-        self.near_cell.resize(layout.cells, [0; 4]);
+        self.near_cell.resize(tables.cells, [0; 4]);
         for (i, s) in self.sums.iter().enumerate() {
             for t in &self.terms[s.start as usize..][..s.len as usize] {
                 let c = t.cell as usize;
                 self.of_cell[c][i >> 6] |= 1 << (i & 63);
                 self.near_cell[c][i >> 6] |= 1 << (i & 63);
-                for &p in layout.peers(c) {
+                for &p in tables.peers(c) {
                     self.near_cell[p as usize][i >> 6] |= 1 << (i & 63);
                 }
             }
@@ -221,12 +221,12 @@ impl LinearSet {
     }
 
     /// Store one sum, grouping its cells greedily into sets of mutual peers.
-    fn push(&mut self, layout: &Layout, plus: &Board, minus: &Board, sum: i64) {
+    fn push(&mut self, tables: &Tables, plus: &Board, minus: &Board, sum: i64) {
         let start = self.terms.len();
         let mut groups: Vec<(Board, bool)> = Vec::new();
         for (part, negative) in [(plus, false), (minus, true)] {
             for c in board_cells(part) {
-                let peers = &layout.peer_bits[c as usize];
+                let peers = &tables.peer_bits[c as usize];
                 let g = groups
                     .iter()
                     .position(|(g, neg)| *neg == negative && and_not(g, peers) == [0; 4]);
@@ -278,7 +278,7 @@ mod tests {
     fn innie_outie_of_a_row() {
         // 4x4: cage {r1c1, r1c2, r2c2} = 7 mostly in row 1; row 1 sums to 10, so r2c2 - r1c3 -
         // r1c4 = 7 - 10 = -3.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let info = CageInfo {
             start: 0,
             len: 3,
@@ -286,7 +286,7 @@ mod tests {
             distinct: true,
         };
         let mut set = LinearSet::default();
-        set.derive(&layout, &[info], &[0, 1, 5], &[]);
+        set.derive(&tables, &[info], &[0, 1, 5], &[]);
         let found = set.sums.iter().any(|s| {
             let terms = &set.terms[s.start as usize..][..s.len as usize];
             let mut t: Vec<(u8, bool)> = terms.iter().map(|t| (t.cell, t.negative)).collect();
@@ -301,7 +301,7 @@ mod tests {
         // 4x4: one cage {r1c1, r1c2} = 3. Rows 1 and 2 together say r1c3 + r1c4 + row 2 = 17;
         // row 2 adds up to 10, so that is row 1's r1c3 + r1c4 = 7 again (one sum), and no sum
         // keeps a whole house.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let info = CageInfo {
             start: 0,
             len: 2,
@@ -309,7 +309,7 @@ mod tests {
             distinct: true,
         };
         let mut set = LinearSet::default();
-        set.derive(&layout, &[info], &[0, 1], &[]);
+        set.derive(&tables, &[info], &[0, 1], &[]);
         let cells_of = |s: &Linear| -> Vec<(u8, bool)> {
             let mut t: Vec<(u8, bool)> = set.terms[s.start as usize..][..s.len as usize]
                 .iter()
@@ -329,7 +329,7 @@ mod tests {
             let cells: Vec<u8> = cells_of(s).iter().map(|&(c, _)| c).collect();
             for h in 0..12 {
                 assert!(
-                    !layout.house(h).iter().all(|c| cells.contains(c)),
+                    !tables.house(h).iter().all(|c| cells.contains(c)),
                     "house {h} whole in {cells:?}"
                 );
             }

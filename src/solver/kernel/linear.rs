@@ -190,7 +190,7 @@ impl Search<'_> {
             return self.cage_over(st, set.cells_in(info), info.sum);
         }
         let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
-        let small_grid = self.layout.n <= SMALL_BITS;
+        let small_grid = self.tables.n <= SMALL_BITS;
         let table = self.extremes;
         let (mut lo, mut hi) = (0i32, 0i32);
         let mut opens = 0;
@@ -247,7 +247,7 @@ impl Search<'_> {
     /// upper bound is too small for some group (rare: the groups are read again).
     #[cold]
     fn linear_narrow(&mut self, st: &mut State, terms: &[Term], up: i32, down: i32) -> Step {
-        let small_grid = self.layout.n <= SMALL_BITS;
+        let small_grid = self.tables.n <= SMALL_BITS;
         let mut i = 0;
         while i < terms.len() {
             let start = i;
@@ -282,7 +282,7 @@ impl Search<'_> {
     /// (digits of one group distinct). A cell with coefficient -1 is read reversed (d as N+1-d),
     /// which turns the sum into one of positive terms (as sigh's solver does for its sums).
     fn linear_triple(&mut self, st: &mut State, terms: &[Term], target: i32) -> Step {
-        let n = self.layout.n as i32;
+        let n = self.tables.n as i32;
         let mut rest = target;
         let mut open = [(0usize, false, 0u8, 0u16); 3];
         let mut k = 0;

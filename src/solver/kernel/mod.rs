@@ -3,7 +3,7 @@
 //!
 //! Candidates are one `u16` digit set per cell; a cell holding a single digit is solved. The
 //! state is a small array copied per branch instead of an undo log (as the fast bitboard solvers
-//! JSolve, fsss2 and tdoku do); everything else lives in `Layout` (per geometry) and `CageSet`
+//! JSolve, fsss2 and tdoku do); everything else lives in `Tables` (per geometry) and `CageSet`
 //! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`; a hard search
 //! (past `HEAVY_AFTER` nodes) also filters cages exactly, uses the derived linear sums
 //! (`linear.rs`) and probes its bivalue cells while that pays (`probe.rs`).
@@ -112,8 +112,8 @@ mod probe;
 mod sums;
 
 use super::cages::CageSet;
-use super::layout::{Board, Layout};
 use super::linear::LinearSet;
+use super::tables::{Board, Tables};
 use super::SolveStats;
 use crate::geometry::MAX_CELLS;
 use crate::grid::Grid;
@@ -124,7 +124,7 @@ const MAX_HOUSES: usize = 48;
 /// Words of the dirty-cage set: up to 256 cages plus the slot of uncaged cells, rounded up to a
 /// power of two so that a masked word index needs no bounds check.
 const DIRTY_WORDS: usize = 8;
-/// Most parts (box-line meetings, `Layout::part_start`): every cell once along rows and once
+/// Most parts (box-line meetings, `Tables::part_start`): every cell once along rows and once
 /// along columns.
 const MAX_PARTS: usize = 2 * MAX_CELLS;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
@@ -191,16 +191,16 @@ fn digit_of(single: u16) -> usize {
     single.trailing_zeros() as usize + 1
 }
 
-/// The union of the candidates `cand` of every part of `layout` (`Layout::part_cells`) into
+/// The union of the candidates `cand` of every part of `tables` (`Tables::part_cells`) into
 /// `unions`: for boxes in closed form (row parts are runs of cells, column parts the same
 /// columns of a band's rows), which the compiler unrolls for 9x9.
 #[inline(always)]
-fn read_parts(layout: &Layout, cand: &[u16; MAX_CELLS], unions: &mut [u16; MAX_PARTS]) {
-    match layout.box_shape {
+fn read_parts(tables: &Tables, cand: &[u16; MAX_CELLS], unions: &mut [u16; MAX_PARTS]) {
+    match tables.box_shape {
         Some((3, 3)) => read_box_parts(cand, unions, 9, 3, 3),
-        Some((rows, cols)) => read_box_parts(cand, unions, layout.n, rows, cols),
+        Some((rows, cols)) => read_box_parts(cand, unions, tables.n, rows, cols),
         None => {
-            let chunks = layout.part_cells.chunks_exact(layout.part_len);
+            let chunks = tables.part_cells.chunks_exact(tables.part_len);
             for (u, cells) in unions.iter_mut().zip(chunks) {
                 *u = cells.iter().fold(0, |u, &c| u | cand[c as usize]);
             }
@@ -236,7 +236,7 @@ fn read_box_parts(
 
 /// One search over one puzzle: the tables it reads, its scratch queue and what it found.
 pub(crate) struct Search<'a> {
-    layout: &'a Layout,
+    tables: &'a Tables,
     cages: &'a CageSet,
     killer: bool,
     /// Cells that became single and still have to be removed from their peers.
@@ -278,7 +278,7 @@ pub(crate) struct Search<'a> {
     sdirty: u64,
     /// When to probe next (`probe.rs`).
     probe_pace: probe::Pace,
-    /// The union of candidates of each part (`Layout::part_cells`): scratch of
+    /// The union of candidates of each part (`Tables::part_cells`): scratch of
     /// `locked_candidates`.
     part_union: [u16; MAX_PARTS],
 }
@@ -299,7 +299,7 @@ impl<'a> Search<'a> {
     /// Search `givens` for up to `limit` solutions, appending them to `solutions`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
-        layout: &'a Layout,
+        tables: &'a Tables,
         cages: &'a CageSet,
         linear_set: Option<&'a LinearSet>,
         givens: &[u8],
@@ -308,7 +308,7 @@ impl<'a> Search<'a> {
         solutions: &'a mut Vec<Grid>,
         cache: &mut ExactCache,
     ) -> (SolveStats, bool) {
-        let mut search = Search::new(layout, cages, linear_set, limit, max_nodes, solutions);
+        let mut search = Search::new(tables, cages, linear_set, limit, max_nodes, solutions);
         if search.exact {
             search.xcache = cache.lend();
         }
@@ -324,7 +324,7 @@ impl<'a> Search<'a> {
     }
 
     fn new(
-        layout: &'a Layout,
+        tables: &'a Tables,
         cages: &'a CageSet,
         linear_set: Option<&'a LinearSet>,
         limit: usize,
@@ -332,7 +332,7 @@ impl<'a> Search<'a> {
         solutions: &'a mut Vec<Grid>,
     ) -> Self {
         let mut search = Search {
-            layout,
+            tables,
             cages,
             killer: !cages.is_empty(),
             queue: [0; QUEUE],
@@ -351,9 +351,9 @@ impl<'a> Search<'a> {
                 None => &[],
             },
             xdirty: [0; DIRTY_WORDS],
-            exact: linear_set.is_some() && layout.n <= sums::SUBSET_BITS,
+            exact: linear_set.is_some() && tables.n <= sums::SUBSET_BITS,
             xcache: Vec::new(),
-            hdirty: u64::MAX >> (64 - 3 * layout.n),
+            hdirty: u64::MAX >> (64 - 3 * tables.n),
             sdirty: 0,
             probe_pace: probe::Pace::default(),
             part_union: [0; MAX_PARTS],
@@ -393,8 +393,8 @@ impl<'a> Search<'a> {
     /// of the 17, mathemagic-7 +21%; with `SHARE` 3 in `probe.rs` 2.451M against 2.408M); the
     /// derived cages' halved or doubled, the same nodes on every puzzle. Kept as they are.
     fn seed_conflicts(&mut self) {
-        let (layout, cages) = (self.layout, self.cages);
-        let n = layout.n as u32;
+        let (tables, cages) = (self.tables, self.cages);
+        let n = tables.n as u32;
         let priority = |len: usize| (2 * n).saturating_sub(len as u32).max(n);
         for info in cages.cages.iter().chain(&cages.virtuals) {
             for &c in cages.cells_in(*info) {
@@ -418,7 +418,7 @@ impl<'a> Search<'a> {
             placed: [0; MAX_HOUSES],
             must: [0; MUST_CAGES],
         };
-        st.cand[..self.layout.cells].fill(self.layout.all);
+        st.cand[..self.tables.cells].fill(self.tables.all);
         for (c, &v) in givens.iter().enumerate() {
             if v != 0 {
                 self.set(&mut st, c, 1 << (v - 1))?;
@@ -431,19 +431,19 @@ impl<'a> Search<'a> {
     /// branching), or `None` on a contradiction: for tests of single rules.
     #[cfg(test)]
     pub(crate) fn candidates(
-        layout: &'a Layout,
+        tables: &'a Tables,
         cages: &'a CageSet,
         linear_set: Option<&'a LinearSet>,
         givens: &[u8],
         solutions: &'a mut Vec<Grid>,
     ) -> Option<Vec<u16>> {
-        let mut search = Search::new(layout, cages, linear_set, 1, u64::MAX, solutions);
+        let mut search = Search::new(tables, cages, linear_set, 1, u64::MAX, solutions);
         if search.exact {
             search.xcache = ExactCache::default().lend();
         }
         let mut st = search.start(givens).ok()?;
         search.propagate(&mut st).ok()?;
-        Some(st.cand[..layout.cells].to_vec())
+        Some(st.cand[..tables.cells].to_vec())
     }
 
     #[inline(always)]
@@ -490,7 +490,7 @@ impl<'a> Search<'a> {
         if x != b {
             st.cand[c] = b;
             self.edits += 1;
-            self.hdirty |= self.layout.cell_houses[c];
+            self.hdirty |= self.tables.cell_houses[c];
             self.push(c);
             self.mark_cell(c);
         }
@@ -507,7 +507,7 @@ impl<'a> Search<'a> {
             }
             st.cand[c] = y;
             self.edits += 1;
-            self.hdirty |= self.layout.cell_houses[c];
+            self.hdirty |= self.tables.cell_houses[c];
             if is_single(y) {
                 self.push(c);
             }
@@ -531,7 +531,7 @@ impl<'a> Search<'a> {
             }
             st.cand[c] = y;
             self.edits += 1;
-            self.hdirty |= self.layout.cell_houses[c];
+            self.hdirty |= self.tables.cell_houses[c];
             if is_single(y) {
                 self.push(c);
             }
@@ -543,9 +543,9 @@ impl<'a> Search<'a> {
     /// Remove the digit of the single cell `c` from all its peers.
     #[inline]
     fn assign(&mut self, st: &mut State, c: usize) -> Step {
-        let layout = self.layout;
+        let tables = self.tables;
         let b = st.cand[c];
-        for &h in &layout.houses_of[c] {
+        for &h in &tables.houses_of[c] {
             st.placed[h as usize] |= b;
         }
         self.mark_cell(c);
@@ -561,7 +561,7 @@ impl<'a> Search<'a> {
         // dirty sets are read-modify-writes through memory: one per changed peer, not per peer).
         let mut lost = [0u8; 64];
         let mut count = 0;
-        for &p in layout.peers(c) {
+        for &p in tables.peers(c) {
             let x = st.cand[p as usize];
             let y = x & !b;
             st.cand[p as usize] = y;
@@ -579,7 +579,7 @@ impl<'a> Search<'a> {
         let mut houses = 0u64;
         for &p in &lost[..count.min(64)] {
             let p = p as usize;
-            houses |= layout.cell_houses[p];
+            houses |= tables.cell_houses[p];
             if self.killer {
                 let k = self.cages.cage_of[p] as usize;
                 self.dirty[(k >> 6) & (DIRTY_WORDS - 1)] |= 1 << (k & 63);
@@ -645,7 +645,7 @@ impl<'a> Search<'a> {
     /// part telling whether its union is read) were slower still (1.75 -> 1.83 s).
     /// True if any candidate was removed.
     fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut any = false;
         // Only segments whose box or line changed since the last look can find anything new.
         let todo = self.sdirty | self.hdirty;
@@ -654,11 +654,11 @@ impl<'a> Search<'a> {
             return Ok(false);
         }
         self.read_parts(st);
-        for seg in &layout.segments {
+        for seg in &tables.segments {
             if seg.houses & todo == 0 {
                 continue;
             }
-            let parts = &layout.segment_parts[seg.parts as usize..];
+            let parts = &tables.segment_parts[seg.parts as usize..];
             let (in_box_parts, rest) = parts[1..].split_at(seg.box_parts as usize);
             let union = |ps: &[u16]| {
                 ps.iter()
@@ -672,7 +672,7 @@ impl<'a> Search<'a> {
             if from_line | from_box == 0 {
                 continue;
             }
-            let cells = &layout.segment_cells[seg.start as usize..];
+            let cells = &tables.segment_cells[seg.start as usize..];
             let (meet, rest) = (seg.meet as usize, seg.rest as usize);
             for (gone, part) in [
                 (from_line, &cells[meet + rest..meet + 2 * rest]),
@@ -693,7 +693,7 @@ impl<'a> Search<'a> {
     /// The union of candidates of every part into `part_union`.
     #[inline]
     fn read_parts(&mut self, st: &State) {
-        read_parts(self.layout, &st.cand, &mut self.part_union);
+        read_parts(self.tables, &st.cand, &mut self.part_union);
     }
 
     /// The derived linear sums, last (they cost the most): true once one of them pruned.
@@ -772,8 +772,8 @@ impl<'a> Search<'a> {
     /// A digit with one place left in a house goes there; a digit with none is a contradiction.
     /// In a hard search, also the cage crossings (`crossings`).
     fn hidden_singles(&mut self, st: &mut State) -> Step {
-        let layout = self.layout;
-        let all = layout.all;
+        let tables = self.tables;
+        let all = tables.all;
         let crossings = self.linear_set.is_some() && !self.cages.crossings_of_house.is_empty();
         // Only houses with a cell changed since the last look can find anything new.
         let mut todo = self.hdirty;
@@ -790,7 +790,7 @@ impl<'a> Search<'a> {
                 self.crossings(st, h, done)?;
                 continue;
             }
-            let cells = layout.house(h);
+            let cells = tables.house(h);
             let (mut ones, mut twos) = (0u16, 0u16);
             for &c in cells {
                 let x = st.cand[c as usize];
@@ -813,7 +813,7 @@ impl<'a> Search<'a> {
         twos: u16,
         done: u16,
     ) -> Step {
-        if ones != self.layout.all {
+        if ones != self.tables.all {
             return Err(Contradiction);
         }
         let mut hidden = ones & !twos & !done;
@@ -855,7 +855,7 @@ impl<'a> Search<'a> {
             part_twos |= part_ones & union;
             part_ones |= union;
         }
-        self.place_hidden(st, self.layout.house(h), ones, twos, done)?;
+        self.place_hidden(st, self.tables.house(h), ones, twos, done)?;
         // Digits in one part only, but not in one cell only (hidden singles, placed above).
         let once = part_ones & !part_twos & !done & !(ones & !twos);
         if once == 0 {
@@ -951,7 +951,7 @@ impl<'a> Search<'a> {
             self.since_decay += 1;
             if self.since_decay == DECAY_INTERVAL {
                 self.since_decay = 0;
-                for x in &mut self.conflicts[..self.layout.cells] {
+                for x in &mut self.conflicts[..self.tables.cells] {
                     *x >>= 1;
                 }
             }
@@ -999,7 +999,7 @@ impl<'a> Search<'a> {
         self.since_decay += 1;
         if self.since_decay == HARD_DECAY_INTERVAL {
             self.since_decay = 0;
-            for x in &mut self.conflicts[..self.layout.cells] {
+            for x in &mut self.conflicts[..self.tables.cells] {
                 *x >>= 1;
             }
         }
@@ -1036,14 +1036,14 @@ impl<'a> Search<'a> {
     /// on which of the two takes it splits in two where the chosen cell (`score` conflicts over
     /// `count` candidates) would split in more (the house candidate finder of sigh's solver).
     fn choose_pair(&self, st: &State, score: u32, count: u32) -> Option<(usize, usize, u16)> {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut found = None;
         // The score to beat as a fraction `top / top_count` (a pair's is its larger conflict
         // count over 2).
         let mut top = score as u64;
         let mut top_count = count as u64;
-        for h in 0..3 * layout.n {
-            let cells = layout.house(h);
+        for h in 0..3 * tables.n {
+            let cells = tables.house(h);
             let (mut ones, mut twos, mut more) = (0u16, 0u16, 0u16);
             for &c in cells {
                 let x = st.cand[c as usize];
@@ -1085,8 +1085,8 @@ impl<'a> Search<'a> {
     }
 
     fn choose_cell(&self, st: &State) -> Option<usize> {
-        let cells = self.layout.cells;
-        let layout = self.layout;
+        let cells = self.tables.cells;
+        let tables = self.tables;
         let mut fewest = u32::MAX;
         let mut unsolved: Board = [0; 4];
         // Best conflict score so far as a fraction `score / count`.
@@ -1112,8 +1112,8 @@ impl<'a> Search<'a> {
         let mut most = 0;
         for (c, &x) in st.cand[..cells].iter().enumerate() {
             if x.count_ones() == fewest {
-                let peers = &layout.peer_bits[c];
-                let open = (0..layout.words)
+                let peers = &tables.peer_bits[c];
+                let open = (0..tables.words)
                     .map(|w| (peers[w] & unsolved[w]).count_ones())
                     .sum::<u32>()
                     + 1;
@@ -1127,12 +1127,12 @@ impl<'a> Search<'a> {
 
     /// Keep the solved state; true once enough solutions are kept.
     fn record(&mut self, st: &State) -> bool {
-        let values = st.cand[..self.layout.cells]
+        let values = st.cand[..self.tables.cells]
             .iter()
             .map(|&x| digit_of(x) as u8)
             .collect();
         let grid =
-            Grid::from_values(self.layout.n, values).expect("a solved state holds digits 1..=N");
+            Grid::from_values(self.tables.n, values).expect("a solved state holds digits 1..=N");
         self.quota.record(grid)
     }
 }
@@ -1141,7 +1141,7 @@ impl<'a> Search<'a> {
 mod tests {
     use super::{read_parts, MAX_PARTS};
     use crate::geometry::{Geometry, MAX_CELLS};
-    use crate::solver::layout::Layout;
+    use crate::solver::tables::Tables;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 
@@ -1149,16 +1149,16 @@ mod tests {
     fn parts_of_boxes_in_closed_form_match_their_cells() {
         let mut rng = Pcg64::seed_from_u64(7);
         for (n, rows, cols) in [(9, 3, 3), (12, 3, 4), (16, 4, 4), (6, 2, 3), (8, 4, 2)] {
-            let layout = Layout::new(&Geometry::boxed(n, rows, cols).unwrap());
+            let tables = Tables::new(&Geometry::boxed(n, rows, cols).unwrap());
             for _ in 0..20 {
                 let mut cand = [0u16; MAX_CELLS];
-                for x in &mut cand[..layout.cells] {
-                    *x = rng.random::<u16>() & layout.all;
+                for x in &mut cand[..tables.cells] {
+                    *x = rng.random::<u16>() & tables.all;
                 }
                 let mut got = [0u16; MAX_PARTS];
-                read_parts(&layout, &cand, &mut got);
-                let chunks = layout.part_cells.chunks_exact(layout.part_len);
-                assert_eq!(chunks.len(), layout.cells / rows + layout.cells / cols);
+                read_parts(&tables, &cand, &mut got);
+                let chunks = tables.part_cells.chunks_exact(tables.part_len);
+                assert_eq!(chunks.len(), tables.cells / rows + tables.cells / cols);
                 for (p, cells) in chunks.enumerate() {
                     let want = cells.iter().fold(0, |u, &c| u | cand[c as usize]);
                     assert_eq!(got[p], want, "{n}x{n} part {p}");

@@ -111,7 +111,7 @@ impl Search<'_> {
         trials: &mut u32,
         fails: &mut u32,
     ) -> Result<bool, Contradiction> {
-        for c in 0..self.layout.cells {
+        for c in 0..self.tables.cells {
             let x = st.cand[c];
             if x.count_ones() != 2 {
                 continue;

@@ -56,7 +56,7 @@ use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
 use crate::solver::combos::mirror;
 use crate::solver::innies::MAX_LOOSE;
-use crate::solver::layout::Board;
+use crate::solver::tables::Board;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
 const EXACT_CELLS: usize = 3;
@@ -105,7 +105,7 @@ impl Search<'_> {
         must: u16,
         exact: bool,
     ) -> Result<usize, Contradiction> {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut used = 0u16;
         let mut placed_sum = 0usize;
         let mut open = [0u8; 16];
@@ -130,7 +130,7 @@ impl Search<'_> {
             0 if s == 0 => Ok(()),
             0 => Err(Contradiction),
             1 => {
-                if s == 0 || s > layout.n {
+                if s == 0 || s > tables.n {
                     return Err(Contradiction);
                 }
                 self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
@@ -158,7 +158,7 @@ impl Search<'_> {
                 k += 1;
             }
         }
-        let n = self.layout.n;
+        let n = self.tables.n;
         match k {
             0 if s == 0 => Ok(()),
             1 if (1..=n).contains(&s) => self.set(st, open[0], 1 << (s - 1)),
@@ -175,7 +175,7 @@ impl Search<'_> {
 
     /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
     fn cage_pair(&mut self, st: &mut State, a: usize, b: usize, s: usize, used: u16) -> Step {
-        if s < 3 || s > 2 * self.layout.n - 1 {
+        if s < 3 || s > 2 * self.tables.n - 1 {
             return Err(Contradiction);
         }
         let mut distinct = !used;
@@ -225,7 +225,7 @@ impl Search<'_> {
         let exact = self.linear_set.is_some() && open.len() <= EXACT_CELLS;
         let (mut allowed, mut required) = (0u16, u16::MAX);
         let mut support = [0u16; 16];
-        let combos = self.layout.combos.get(open.len(), s);
+        let combos = self.tables.combos.get(open.len(), s);
         if exact {
             for &m in combos {
                 if !fits(m, union, must, xs) {
@@ -312,7 +312,7 @@ impl Search<'_> {
         // At most 12 combinations share a size and sum of digits 1..=9.
         let mut combos = [0u16; 16];
         let mut count = 0;
-        for &m in self.layout.combos.get(k, s) {
+        for &m in self.tables.combos.get(k, s) {
             if !fits(m, union, must, xs) {
                 continue;
             }
@@ -337,7 +337,7 @@ impl Search<'_> {
     /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
     /// there; otherwise it leaves every cell that sees all the cells that can take it.
     fn point(&mut self, st: &mut State, open: &[u8], required: u16) -> Step {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut req = required;
         while req != 0 {
             let b = req & req.wrapping_neg();
@@ -350,8 +350,8 @@ impl Search<'_> {
                 if st.cand[c] & b != 0 {
                     count += 1;
                     last = c;
-                    let peers = &layout.peer_bits[c];
-                    for w in 0..layout.words {
+                    let peers = &tables.peer_bits[c];
+                    for w in 0..tables.words {
                         common[w] &= peers[w];
                     }
                 }
@@ -360,7 +360,7 @@ impl Search<'_> {
                 0 => return Err(Contradiction),
                 1 => self.set(st, last, b)?,
                 _ => {
-                    for (w, &word) in common[..layout.words].iter().enumerate() {
+                    for (w, &word) in common[..tables.words].iter().enumerate() {
                         let mut bits = word;
                         while bits != 0 {
                             let p = w * 64 + bits.trailing_zeros() as usize;

@@ -13,7 +13,7 @@ pub(crate) struct Segment {
     pub(crate) box_rest: Board,
     /// The line's cells outside the intersection.
     pub(crate) line_rest: Board,
-    /// Its cells in `Layout::segment_cells`: the intersection, the box's rest, the line's rest.
+    /// Its cells in `Tables::segment_cells`: the intersection, the box's rest, the line's rest.
     pub(crate) start: u16,
     /// Cells in the intersection.
     pub(crate) meet: u8,
@@ -21,7 +21,7 @@ pub(crate) struct Segment {
     pub(crate) rest: u8,
     /// Its box and its line as a bit set over houses (for the kernel's dirty houses).
     pub(crate) houses: u64,
-    /// Its parts in `Layout::segment_parts`: the intersection, then the `box_parts` other parts
+    /// Its parts in `Tables::segment_parts`: the intersection, then the `box_parts` other parts
     /// of its box along its line's direction, then the `line_parts` other parts of its line.
     pub(crate) parts: u16,
     pub(crate) box_parts: u8,
@@ -30,7 +30,7 @@ pub(crate) struct Segment {
 
 /// Every table the kernel reads that depends on the geometry only.
 #[derive(Clone, Debug)]
-pub(crate) struct Layout {
+pub(crate) struct Tables {
     /// Side N.
     pub(crate) n: usize,
     /// Cells N².
@@ -74,7 +74,7 @@ pub(crate) struct Layout {
     pub(crate) combos: &'static Combos,
 }
 
-impl Layout {
+impl Tables {
     /// Build the tables for `geometry`.
     pub(crate) fn new(geometry: &Geometry) -> Self {
         let n = geometry.size();
@@ -208,7 +208,7 @@ impl Layout {
         fixed_cell_houses[..cells].copy_from_slice(&cell_houses);
         let mut fixed_peer_houses = Box::new([0; MAX_CELLS]);
         fixed_peer_houses[..cells].copy_from_slice(&peer_houses);
-        Layout {
+        Tables {
             n,
             cells,
             words: cells.div_ceil(64),
@@ -265,19 +265,19 @@ mod tests {
 
     #[test]
     fn nine_by_nine_peers() {
-        let layout = Layout::new(&Geometry::standard(9).unwrap());
-        assert!((0..81).all(|c| layout.peers(c).len() == 20));
-        assert_eq!(layout.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
-        assert_eq!(layout.house(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
-        assert_eq!(layout.houses_of[80], [8, 17, 26]);
-        let p: Vec<u8> = board_cells(&layout.peer_bits[40]).collect();
-        assert_eq!(p, layout.peers(40));
+        let tables = Tables::new(&Geometry::standard(9).unwrap());
+        assert!((0..81).all(|c| tables.peers(c).len() == 20));
+        assert_eq!(tables.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
+        assert_eq!(tables.house(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
+        assert_eq!(tables.houses_of[80], [8, 17, 26]);
+        let p: Vec<u8> = board_cells(&tables.peer_bits[40]).collect();
+        assert_eq!(p, tables.peers(40));
     }
 
     /// The cells of part `p`, without the repeats that pad it.
-    fn part(layout: &Layout, p: u16) -> Board {
+    fn part(tables: &Tables, p: u16) -> Board {
         let mut bits: Board = [0; 4];
-        let cells = &layout.part_cells[p as usize * layout.part_len..][..layout.part_len];
+        let cells = &tables.part_cells[p as usize * tables.part_len..][..tables.part_len];
         for &c in cells {
             bits[c as usize >> 6] |= 1 << (c & 63);
         }
@@ -296,31 +296,31 @@ mod tests {
             jigsaw.unwrap(),
         ];
         for geometry in &geometries {
-            let layout = Layout::new(geometry);
-            let parts = layout.part_cells.len() / layout.part_len;
+            let tables = Tables::new(geometry);
+            let parts = tables.part_cells.len() / tables.part_len;
             // Along rows, then along columns, the parts cover every cell once: twice in all.
-            let mut times = vec![0; layout.cells];
+            let mut times = vec![0; tables.cells];
             for p in 0..parts {
-                for c in board_cells(&part(&layout, p as u16)) {
+                for c in board_cells(&part(&tables, p as u16)) {
                     times[c as usize] += 1;
                 }
             }
             assert!(times.iter().all(|&t| t == 2));
-            for seg in &layout.segments {
-                let ids = &layout.segment_parts[seg.parts as usize..];
+            for seg in &tables.segments {
+                let ids = &tables.segment_parts[seg.parts as usize..];
                 let (boxes, rest) = ids[1..].split_at(seg.box_parts as usize);
                 let lines = &rest[..seg.line_parts as usize];
                 let union = |ps: &[u16]| {
                     ps.iter().fold([0u64; 4], |mut u, &p| {
-                        let bits = part(&layout, p);
+                        let bits = part(&tables, p);
                         for w in 0..4 {
                             u[w] |= bits[w];
                         }
                         u
                     })
                 };
-                let cells = &layout.segment_cells[seg.start as usize..];
-                let meet: Vec<u8> = board_cells(&part(&layout, ids[0])).collect();
+                let cells = &tables.segment_cells[seg.start as usize..];
+                let meet: Vec<u8> = board_cells(&part(&tables, ids[0])).collect();
                 assert_eq!(meet, &cells[..seg.meet as usize]);
                 assert_eq!(union(boxes), seg.box_rest);
                 assert_eq!(union(lines), seg.line_rest);
