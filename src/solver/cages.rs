@@ -1,8 +1,8 @@
 //! Per-puzzle cage tables, rebuilt in place for each puzzle (no allocation once warm).
 
 use super::innies::Deriver;
-use super::tables::{board_cells, Tables};
-use crate::geometry::MAX_CELLS;
+use super::tables::Tables;
+use crate::geometry::{Cell, MAX_CELLS};
 use crate::puzzle::Puzzle;
 
 /// One sum constraint over distinct digits, as the kernel reads it.
@@ -114,7 +114,7 @@ impl CageSet {
         for h in 0..3 * tables.n {
             let first = self.crossings.len() as u16;
             let bits = &tables.house_bits[h];
-            let inside = |c: u8| bits[c as usize >> 6] & (1 << (c & 63)) != 0;
+            let inside = |c: u8| bits.contains(Cell::new(c));
             let house = tables.house(h);
             // The house's cells by cage (uncaged cells together, with no rest of cage).
             for &c in house {
@@ -149,7 +149,7 @@ impl CageSet {
         deriver.derive(tables, &self.cages, &self.cells);
         for (i, v) in deriver.found.iter().enumerate() {
             let start = self.cells.len() as u16;
-            for c in board_cells(&v.cells) {
+            for c in v.cells.iter().map(Cell::get) {
                 self.cells.push(c);
                 self.virtual_of[c as usize] |= 1 << i;
                 self.virtual_near[c as usize] |= 1 << i;

@@ -7,7 +7,9 @@
 //! instructions per puzzle by 30%.
 
 use super::cages::CageInfo;
-use super::tables::{board_cells, Board, Tables};
+use super::tables::Tables;
+use crate::bitset::CellSet;
+use crate::geometry::Cell;
 
 /// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
 /// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
@@ -29,7 +31,7 @@ pub(crate) const MAX_VIRTUAL: usize = 64;
 /// A derived sum constraint: `cells` add up to `sum`; `distinct` when they all see each other.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Virtual {
-    pub(crate) cells: Board,
+    pub(crate) cells: CellSet,
     pub(crate) len: usize,
     pub(crate) sum: u16,
     pub(crate) distinct: bool,
@@ -38,16 +40,14 @@ pub(crate) struct Virtual {
 /// Cells, count and total of some cages taken together.
 #[derive(Copy, Clone, Debug, Default)]
 struct Tally {
-    cells: Board,
+    cells: CellSet,
     len: usize,
     sum: i64,
 }
 
 impl Tally {
     fn add(&mut self, other: &Tally) {
-        for w in 0..4 {
-            self.cells[w] |= other.cells[w];
-        }
+        self.cells = self.cells.union(&other.cells);
         self.len += other.len;
         self.sum += other.sum;
     }
@@ -56,10 +56,6 @@ impl Tally {
 /// A cage's row and column intervals (a cage is connected, so both are intervals) and its box
 /// if it lies in one.
 type Span = ([(usize, usize); 2], Option<usize>);
-
-fn and_not(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & !b[w])
-}
 
 /// Scratch of the derivation, kept between puzzles.
 #[derive(Clone, Debug, Default)]
@@ -102,7 +98,7 @@ impl Deriver {
             let mut met = 0u32;
             for &c in members {
                 met |= 1 << box_of(c);
-                tally.cells[c as usize >> 6] |= 1 << (c & 63);
+                tally.cells.insert(Cell::new(c));
                 self.cage_at[c as usize] = i as u16;
                 let [row, col, _] = tables.houses_of[c as usize].map(usize::from);
                 for (line, at) in span.0.iter_mut().zip([row, col - n]) {
@@ -151,16 +147,13 @@ impl Deriver {
         }
         for (lo, before_lo) in before[..n].iter().enumerate() {
             let mut inside = Tally::default();
-            let mut region: Board = [0; 4];
+            let mut region = CellSet::EMPTY;
             for hi in lo..n.min(lo + n - 1) {
                 for i in lo..=hi {
                     let t = self.by_interval[i * n + hi];
                     inside.add(&t);
                 }
-                let house = &tables.house_bits[dir * n + hi];
-                for w in 0..4 {
-                    region[w] |= house[w];
-                }
+                region = region.union(&tables.house_bits[dir * n + hi]);
                 let outside = [before_lo, &after[hi + 1]];
                 self.region(tables, &region, hi - lo + 1, &inside, caged, outside);
             }
@@ -195,7 +188,7 @@ impl Deriver {
     fn region(
         &mut self,
         tables: &Tables,
-        region: &Board,
+        region: &CellSet,
         houses: usize,
         inside: &Tally,
         meeting: &Tally,
@@ -206,38 +199,40 @@ impl Deriver {
         let total = (size * (n + 1) / 2) as i64;
         let innies = size - inside.len;
         if (1..=max_len(n)).contains(&innies) {
-            let cells = and_not(region, &inside.cells);
+            let cells = region.difference(&inside.cells);
             self.push(tables, cells, innies, total - inside.sum);
         }
-        let meets = |w: usize| meeting.cells[w] & !outside[0].cells[w] & !outside[1].cells[w];
-        let meeting_cells: Board = std::array::from_fn(meets);
+        let meeting_cells = meeting
+            .cells
+            .difference(&outside[0].cells)
+            .difference(&outside[1].cells);
         let meeting_len = meeting.len - outside[0].len - outside[1].len;
         let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
-        let caged = and_not(region, &meeting_cells) == [0; 4];
+        let caged = region.is_subset(&meeting_cells);
         let outies = meeting_len.saturating_sub(size);
         if caged && (1..=max_len(n)).contains(&outies) {
-            let cells = and_not(&meeting_cells, region);
+            let cells = meeting_cells.difference(region);
             self.push(tables, cells, outies, meeting_sum - total);
         }
     }
 
-    fn push(&mut self, tables: &Tables, cells: Board, len: usize, sum: i64) {
+    fn push(&mut self, tables: &Tables, cells: CellSet, len: usize, sum: i64) {
         let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
-        let copy = board_cells(&cells)
+        let copy = cells
+            .iter()
             .next()
-            .and_then(|c| self.cage_at.get(c as usize))
+            .and_then(|c| self.cage_at.get(c.as_index()))
             .and_then(|&i| self.cages.get(i as usize))
             .is_some_and(|t| t.len == len && t.cells == cells);
         if repeat || copy {
             return;
         }
         // Distinct when every member sees every other member.
-        let distinct = board_cells(&cells).all(|a| {
-            let peers = &tables.peer_bits[a as usize];
+        let distinct = cells.iter().all(|a| {
             let mut others = cells;
-            others[a as usize >> 6] &= !(1 << (a & 63));
-            (0..4).all(|w| others[w] & !peers[w] == 0)
+            others.remove(a);
+            others.is_subset(&tables.peer_bits[a.as_index()])
         });
         if !distinct && len > MAX_LOOSE {
             return;
@@ -274,7 +269,7 @@ mod tests {
         let mut deriver = Deriver::default();
         deriver.derive(&tables, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
         let found = |cells: u64, sum: u16| Virtual {
-            cells: [cells, 0, 0, 0],
+            cells: CellSet::from_words([cells, 0, 0, 0]),
             len: cells.count_ones() as usize,
             sum,
             distinct: true,
@@ -283,7 +278,8 @@ mod tests {
         assert!(deriver.found.contains(&found(1 << 2 | 1 << 3, 7)));
         assert!(deriver.found.contains(&found(1 << 10 | 1 << 14, 3)));
         // Row 2 has uncaged cells, so it has no outies (r1c3 alone would be one).
-        assert!(!deriver.found.iter().any(|v| v.cells == [1 << 2, 0, 0, 0]));
+        let r1c3 = CellSet::from_words([1 << 2, 0, 0, 0]);
+        assert!(!deriver.found.iter().any(|v| v.cells == r1c3));
     }
 
     #[test]
@@ -294,7 +290,7 @@ mod tests {
         let mut deriver = Deriver::default();
         deriver.derive(&tables, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
         let outie = Virtual {
-            cells: [1 << 7, 0, 0, 0],
+            cells: CellSet::from_words([1 << 7, 0, 0, 0]),
             len: 1,
             sum: 1,
             distinct: true,

@@ -11,7 +11,9 @@
 //! published killers, which need one or two nodes).
 
 use super::cages::CageInfo;
-use super::tables::{board_cells, Board, Tables};
+use super::tables::Tables;
+use crate::bitset::CellSet;
+use crate::geometry::Cell;
 
 /// At most this many linear sums (the kernel tracks them in a 256-bit set).
 pub(crate) const MAX_LINEAR: usize = 256;
@@ -56,7 +58,7 @@ pub(crate) struct LinearSet {
     pub(crate) cells: Vec<u8>,
     /// Keys (positive cells, negative cells) of the sums found, for removing repeats, with the
     /// index of the sum that stands for each.
-    seen: Vec<(Board, Board, usize)>,
+    seen: Vec<(CellSet, CellSet, usize)>,
 }
 
 /// Cells kept in one linear sum of side `n`. Each sum is examined whenever one of its cells
@@ -69,22 +71,6 @@ fn max_terms(n: usize) -> usize {
     MAX_TERMS.min(most).min(2 * n)
 }
 
-fn count(b: &Board) -> usize {
-    b.iter().map(|w| w.count_ones() as usize).sum()
-}
-
-fn and_not(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & !b[w])
-}
-
-fn or(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] | b[w])
-}
-
-fn and(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & b[w])
-}
-
 impl LinearSet {
     /// Derive the sums of a puzzle with the given cages (`cells` holds their cells; `known`
     /// lists cell sets whose sums the kernel already has, skipped here).
@@ -93,31 +79,29 @@ impl LinearSet {
         tables: &Tables,
         infos: &[CageInfo],
         cells: &[u8],
-        known: &[Board],
+        known: &[CellSet],
     ) {
         self.sums.clear();
         self.terms.clear();
         self.seen.clear();
         self.cells.clear();
         let n = tables.n;
-        let cages: Vec<(Board, usize, i64)> = infos
+        let cages: Vec<(CellSet, usize, i64)> = infos
             .iter()
             .map(|info| {
-                let mut b: Board = [0; 4];
-                for &c in &cells[info.start as usize..][..info.len as usize] {
-                    b[c as usize >> 6] |= 1 << (c & 63);
-                }
+                let members = &cells[info.start as usize..][..info.len as usize];
+                let b = members.iter().map(|&c| Cell::new(c)).collect();
                 (b, info.len as usize, info.sum as i64)
             })
             .collect();
         let house_total = (n * (n + 1) / 2) as i64;
-        let mut found: Vec<(Board, Board, i64)> = Vec::new();
-        let mut regions: Vec<(Board, i64)> = Vec::new();
+        let mut found: Vec<(CellSet, CellSet, i64)> = Vec::new();
+        let mut regions: Vec<(CellSet, i64)> = Vec::new();
         for dir in 0..2 {
             for lo in 0..n {
-                let mut region: Board = [0; 4];
+                let mut region = CellSet::EMPTY;
                 for hi in lo..n.min(lo + n - 1) {
-                    region = or(&region, &tables.house_bits[dir * n + hi]);
+                    region = region.union(&tables.house_bits[dir * n + hi]);
                     regions.push((region, (hi - lo + 1) as i64 * house_total));
                 }
             }
@@ -129,40 +113,40 @@ impl LinearSet {
             // Three choices of pieces: the cages wholly inside, those mostly inside, and every
             // cage meeting the region.
             for rule in 0..3 {
-                let (mut pieces, mut sum): (Board, i64) = ([0; 4], 0);
+                let (mut pieces, mut sum) = (CellSet::EMPTY, 0i64);
                 for (cage, len, s) in &cages {
-                    let inside = count(&and(cage, region));
+                    let inside = cage.intersection(region).len();
                     let take = match rule {
                         0 => inside == *len,
                         1 => 2 * inside > *len,
                         _ => inside > 0,
                     };
                     if take {
-                        pieces = or(&pieces, cage);
+                        pieces = pieces.union(cage);
                         sum += s;
                     }
                 }
-                let mut plus = and_not(&pieces, region);
-                let mut minus = and_not(region, &pieces);
+                let mut plus = pieces.difference(region);
+                let mut minus = region.difference(&pieces);
                 let mut sum = sum - total;
                 // A whole house on either side adds a known total: fold it into the sum (a sum
                 // of whole houses alone says nothing and costs a pass over its cells each time).
                 for house in &tables.house_bits[..3 * n] {
                     for (part, sign) in [(&mut plus, 1), (&mut minus, -1)] {
-                        if and_not(house, part) == [0; 4] {
-                            *part = and_not(part, house);
+                        if house.is_subset(part) {
+                            *part = part.difference(house);
                             sum -= sign * house_total;
                         }
                     }
                 }
-                let size = count(&plus) + count(&minus);
+                let size = plus.len() + minus.len();
                 if size == 0 || size > max_terms(n) {
                     continue;
                 }
                 found.push((plus, minus, sum));
             }
         }
-        found.sort_by_key(|(p, m, _)| count(p) + count(m));
+        found.sort_by_key(|(p, m, _)| p.len() + m.len());
         // Sums found, their negations that joined them included (so that the cap keeps the
         // same equations as when both were kept).
         let mut kept = 0;
@@ -171,11 +155,11 @@ impl LinearSet {
                 break;
             }
             if self.seen.iter().any(|&(p, m, _)| (p, m) == (plus, minus))
-                || (minus == [0; 4] && known.contains(&plus))
+                || (minus.is_empty() && known.contains(&plus))
             {
                 continue;
             }
-            if cages.iter().any(|(c, _, _)| minus == [0; 4] && *c == plus) {
+            if cages.iter().any(|(c, _, _)| minus.is_empty() && *c == plus) {
                 continue;
             }
             kept += 1;
@@ -188,7 +172,7 @@ impl LinearSet {
                 .find(|&&(p, m, _)| (p, m) == (minus, plus))
                 .map(|&(_, _, i)| i);
             match twin {
-                Some(i) if minus != [0; 4] => {
+                Some(i) if !minus.is_empty() => {
                     self.sums[i].weight += 1;
                     self.seen.push((plus, minus, i));
                 }
@@ -221,25 +205,25 @@ impl LinearSet {
     }
 
     /// Store one sum, grouping its cells greedily into sets of mutual peers.
-    fn push(&mut self, tables: &Tables, plus: &Board, minus: &Board, sum: i64) {
+    fn push(&mut self, tables: &Tables, plus: &CellSet, minus: &CellSet, sum: i64) {
         let start = self.terms.len();
-        let mut groups: Vec<(Board, bool)> = Vec::new();
+        let mut groups: Vec<(CellSet, bool)> = Vec::new();
         for (part, negative) in [(plus, false), (minus, true)] {
-            for c in board_cells(part) {
-                let peers = &tables.peer_bits[c as usize];
+            for c in part.iter() {
+                let peers = &tables.peer_bits[c.as_index()];
                 let g = groups
                     .iter()
-                    .position(|(g, neg)| *neg == negative && and_not(g, peers) == [0; 4]);
+                    .position(|(g, neg)| *neg == negative && g.is_subset(peers));
                 let g = match g {
                     Some(g) => g,
                     None => {
-                        groups.push(([0; 4], negative));
+                        groups.push((CellSet::EMPTY, negative));
                         groups.len() - 1
                     }
                 };
-                groups[g].0[c as usize >> 6] |= 1 << (c & 63);
+                groups[g].0.insert(c);
                 self.terms.push(Term {
-                    cell: c,
+                    cell: c.get(),
                     negative,
                     group: g as u8,
                 });

@@ -23,7 +23,8 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use crate::geometry::Geometry;
+use crate::bitset::CellSet;
+use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use cages::CageSet;
@@ -31,7 +32,7 @@ use kernel::{ExactCache, Search};
 use linear::LinearSet;
 use plain::PlainSearch;
 use std::cell::RefCell;
-use tables::{Board, Tables};
+use tables::Tables;
 
 /// Work done by one search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -128,16 +129,10 @@ impl Solver {
                 solutions.clear();
                 self.cages.load_crossings(tables);
                 let cages = &self.cages;
-                let known: Vec<Board> = cages
+                let known: Vec<CellSet> = cages
                     .virtuals
                     .iter()
-                    .map(|&v| {
-                        let mut b: Board = [0; 4];
-                        for &c in cages.cells_in(v) {
-                            b[c as usize >> 6] |= 1 << (c & 63);
-                        }
-                        b
-                    })
+                    .map(|&v| cages.cells_in(v).iter().map(|&c| Cell::new(c)).collect())
                     .collect();
                 self.linear
                     .derive(tables, &cages.cages, &cages.cells, &known);

@@ -115,7 +115,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             self.dirty[e] |= houses;
         }
         self.locked_dirty |= had;
-        let peers = &tables.peer_bits[c];
+        let peers = tables.peer_bits[c].words();
         for i in 0..W {
             st.dig[d][i] &= !peers[i];
         }
@@ -188,7 +188,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while houses != 0 {
                 let h = houses.trailing_zeros() as usize;
                 houses &= houses - 1;
-                let hb = &tables.house_bits[h & 63];
+                let hb = tables.house_bits[h & 63].words();
                 let x: [u64; W] = std::array::from_fn(|i| st.dig[e][i] & hb[i]);
                 match count(&x) {
                     Count::Zero => return Err(Contradiction),
@@ -227,16 +227,17 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
                 // and any real removal shows in `changed`.
                 for seg in &tables.segments[range] {
                     let (mut in_box, mut in_line) = (0, 0);
+                    let (box_rest, line_rest) = (seg.box_rest.words(), seg.line_rest.words());
                     for i in 0..W {
-                        in_box |= x[i] & seg.box_rest[i];
-                        in_line |= x[i] & seg.line_rest[i];
+                        in_box |= x[i] & box_rest[i];
+                        in_line |= x[i] & line_rest[i];
                     }
                     let from_line = ((in_box == 0) & (in_line != 0)) as u64;
                     let from_box = ((in_line == 0) & (in_box != 0)) as u64;
                     let (from_line, from_box) = (from_line.wrapping_neg(), from_box.wrapping_neg());
                     for i in 0..W {
-                        let gone = (seg.line_rest[i] & from_line | seg.box_rest[i] & from_box)
-                            & unsolved[i];
+                        let gone =
+                            (line_rest[i] & from_line | box_rest[i] & from_box) & unsolved[i];
                         changed |= x[i] & gone;
                         x[i] &= !gone;
                     }
@@ -283,7 +284,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while pairs != 0 {
                 let c = i * 64 + pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
-                let peers = &self.tables.peer_bits[c];
+                let peers = self.tables.peer_bits[c].words();
                 let score = 1
                     + (0..W)
                         .map(|j| (peers[j] & st.unsolved[j]).count_ones())

@@ -113,9 +113,10 @@ mod sums;
 
 use super::cages::CageSet;
 use super::linear::LinearSet;
-use super::tables::{Board, Tables};
+use super::tables::Tables;
 use super::SolveStats;
-use crate::geometry::MAX_CELLS;
+use crate::bitset::CellSet;
+use crate::geometry::{Cell, MAX_CELLS};
 use crate::grid::Grid;
 use crate::solver::quota::Quota;
 
@@ -1088,14 +1089,14 @@ impl<'a> Search<'a> {
         let cells = self.tables.cells;
         let tables = self.tables;
         let mut fewest = u32::MAX;
-        let mut unsolved: Board = [0; 4];
+        let mut unsolved = CellSet::EMPTY;
         // Best conflict score so far as a fraction `score / count`.
         let (mut top, mut top_count, mut top_cell) = (0u32, 1u32, usize::MAX);
         for (c, &x) in st.cand[..cells].iter().enumerate() {
             if !is_single(x) {
                 let count = x.count_ones();
                 fewest = fewest.min(count);
-                unsolved[c >> 6] |= 1 << (c & 63);
+                unsolved.insert(Cell::new(c as u8));
                 let score = self.conflicts[c];
                 if score as u64 * top_count as u64 > top as u64 * count as u64 {
                     (top, top_count, top_cell) = (score, count, c);
@@ -1112,7 +1113,7 @@ impl<'a> Search<'a> {
         let mut most = 0;
         for (c, &x) in st.cand[..cells].iter().enumerate() {
             if x.count_ones() == fewest {
-                let peers = &tables.peer_bits[c];
+                let (peers, unsolved) = (tables.peer_bits[c].words(), unsolved.words());
                 let open = (0..tables.words)
                     .map(|w| (peers[w] & unsolved[w]).count_ones())
                     .sum::<u32>()

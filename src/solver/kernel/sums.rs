@@ -56,7 +56,6 @@ use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
 use crate::solver::combos::mirror;
 use crate::solver::innies::MAX_LOOSE;
-use crate::solver::tables::Board;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
 const EXACT_CELLS: usize = 3;
@@ -344,23 +343,20 @@ impl Search<'_> {
             req ^= b;
             let mut count = 0;
             let mut last = 0;
-            let mut common: Board = [u64::MAX; 4];
+            let mut common = tables.grid;
             for &c in open {
                 let c = c as usize;
                 if st.cand[c] & b != 0 {
                     count += 1;
                     last = c;
-                    let peers = &tables.peer_bits[c];
-                    for w in 0..tables.words {
-                        common[w] &= peers[w];
-                    }
+                    common = common.intersection(&tables.peer_bits[c]);
                 }
             }
             match count {
                 0 => return Err(Contradiction),
                 1 => self.set(st, last, b)?,
                 _ => {
-                    for (w, &word) in common[..tables.words].iter().enumerate() {
+                    for (w, &word) in common.words()[..tables.words].iter().enumerate() {
                         let mut bits = word;
                         while bits != 0 {
                             let p = w * 64 + bits.trailing_zeros() as usize;
