@@ -1,20 +1,16 @@
 //! The rule of 45 as derived sum constraints: over a union of whole houses (one house, or a run
 //! of consecutive rows or columns) the digits add up to `houses x N(N+1)/2`, so the cells left
 //! after the cages lying wholly inside (the innies) have a known total, and so do the cells of
-//! the cages poking out (the outies). Small ones become extra "virtual" cages for the kernel.
-//!
-//! Measured on the published 9x9 killers: search nodes per puzzle fall from 12 to about 1.3 and
-//! instructions per puzzle by 30%.
+//! the cages poking out (the outies). Small ones become extra "virtual" cages for the kernel
+//! (on the published 9x9 killers 12 nodes a puzzle fall to about 1.3: docs/solver-kernel.md, I1).
 
 use super::cages::CageInfo;
 use super::tables::Tables;
 use crate::bitset::CellSet;
 use crate::geometry::Cell;
 
-/// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
-/// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
-/// (1.07); on random 16x16 killers whose second solution is hard to find, 2 cells left 10M-node
-/// searches that 4 cells cut to 2.6M and 8 cells to 0.8M (12x12 alike). Larger grids keep more.
+/// Largest derived constraint kept for side `n`: larger grids keep more.
+// Tuned: docs/solver-kernel.md, rows I1 (two cells on 9x9) and I2 (n / 2 past it).
 fn max_len(n: usize) -> usize {
     if n <= 9 {
         2

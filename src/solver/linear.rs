@@ -62,10 +62,8 @@ pub(crate) struct LinearSet {
 }
 
 /// Cells kept in one linear sum of side `n`. Each sum is examined whenever one of its cells
-/// changes, and the long ones rarely prune: on the hardest 9x9 killers (mathemagic-1) 20 of 230
-/// sums made 97% of the prunings, the top ones of 3 to 6 cells. Six cells for 9x9 measured
-/// fastest on six of them (CPU 5.9 s against 9.1 s for 8 cells and 11.0 s for 12). Bigger grids
-/// keep 2n (not measured there: 10 cells for 16x16 did not speed up generation).
+/// changes, and the long ones rarely prune.
+// Tuned: docs/solver-kernel.md, row D2 (six cells for 9x9; 2n, unmeasured, past it).
 fn max_terms(n: usize) -> usize {
     let most = if n <= 9 { 6 } else { 2 * n };
     MAX_TERMS.min(most).min(2 * n)
@@ -163,9 +161,8 @@ impl LinearSet {
                 continue;
             }
             kept += 1;
-            // The negation of a sum kept already: the same equation, enforced alike (14 of the
-            // 45 sums of each mathemagic killer; on mathemagic-13 the second of each pair never
-            // removed a candidate). An all-positive sum stays, since it may be cage-like.
+            // The negation of a sum kept already: the same equation, enforced alike (row D3 of
+            // docs/solver-kernel.md). An all-positive sum stays, since it may be cage-like.
             let twin = self
                 .seen
                 .iter()

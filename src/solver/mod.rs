@@ -73,6 +73,7 @@ pub struct Solver {
 /// Search nodes a killer search may take with the cheap rules alone before it starts over with
 /// the derived linear sums too. The published killers need one or two nodes and never pay for
 /// the sums; the hardest public killers need them to finish in well under a second.
+// docs/solver-kernel.md, row D1.
 const HEAVY_AFTER: u64 = 200;
 
 impl Solver {

@@ -1,111 +1,16 @@
 //! The killer kernel: candidate propagation (singles, cage and derived sums, box-line locked
-//! candidates) to a fixpoint, then most-constrained-cell branching on a copied fixed-size state.
+//! candidates, cage crossings) to a fixpoint, then branching on a copied fixed-size state.
 //!
 //! Candidates are one `u16` digit set per cell; a cell holding a single digit is solved. The
-//! state is a small array copied per branch instead of an undo log (as the fast bitboard solvers
+//! state is a small array copied per branch instead of an undo log (as the bitboard solvers
 //! JSolve, fsss2 and tdoku do); everything else lives in `Tables` (per geometry) and `CageSet`
-//! (per puzzle), so the search never allocates. The sum rules are in `sums.rs`; a hard search
-//! (past `HEAVY_AFTER` nodes) also filters cages exactly, uses the derived linear sums
-//! (`linear.rs`) and probes its bivalue cells while that pays (`probe.rs`).
-//!
-//! Counted per node on mathemagic-13 (437k nodes, probe trials included): 22 rounds of the loop
-//! in `propagate`, 6.9 `assign`s, 18.7 calls of the cheap cage rule, 4.3 of the exact one (a
-//! third from its cache), 21.9 of `point`, 17.7 linear sums, 3.4 passes of hidden singles (30
-//! house scans) and of box-line reduction (71 segments). The CPU is spread over them: after the
-//! changes measured in `sums.rs` and `locked_candidates`, `propagate` itself (assign, singles,
-//! box-line) 25%, the cheap cage rule 19%, the exact one 17%, `point` 14%, `linear` 13%. Fat
-//! LTO with one codegen unit made no difference (mathemagic-13, 1.54-1.63 s against 1.55-1.63).
-//! Those changes (box-line parts, the exact rule's passes, `orders`), on the 17 hard killers
-//! (`scripts/bench_hard.sh --limit 20`, two rounds alternating, loaded machine): 13.68 -> 11.78
-//! s of CPU in all, every puzzle with the same nodes; with `--symmetries` (one round) 190.0 ->
-//! 175.4 s.
-//!
-//! Cage crossings (`crossings`, read in the hidden-singles pass of a hard search): a digit the
-//! rest of a house cannot hold sits where some cage meets that house, so the rest of the cage
-//! loses it and the cage must hold it (`State::must`, read by both cage rules). Box-line
-//! reduction is the same rule with a box for the cage; a cage is an all-different region too,
-//! and on the hard set most cages cross two rows, two columns and two boxes. It replaced the
-//! "rest of the house" of cages lying in one house, a special case. On the 17 hard killers' 16
-//! images each (`scripts/bench_hard.sh --symmetries`, sums of the mean nodes): 3.22M -> 2.52M
-//! nodes, 174 -> 159-165 s of CPU (per node the rule costs about 18%); published killers
-//! unchanged (their light search does not use it). Read separately after the box-line pass,
-//! each crossing reading its own cells: 2.95M nodes (without the must digits), 194 s; the must
-//! digits applied by marking the cage instead of running its cheap rule at once: +3% CPU.
-//!
-//! The tree: changes that alter it, all dropped (nodes on the 17 hard killers, 3.78M as it is;
-//! each move single puzzles up to 2x either way, as the orientation does: mathemagic-8 takes
-//! 1.38 s as published and 0.35 s turned 180 degrees, so judge them with `bench_hard.sh
-//! --symmetries`, where the sum of the 17 mean nodes is 3.22M): naked subsets of every size in
-//! every house (alldiff GAC on top of the cage rules) 4.18M; linear sums over every pair of
-//! boxes as well, mathemagic-13 437k -> 361k but -1 115k -> 121k; the digit tried first in the
-//! branching cell by per-(cell, digit) conflicts, most-failed 4.05M, least-failed 3.54M but
-//! worse on the 34 turned and mirrored images (24.3 s against 23.9); branching on the probed
-//! bivalue cell whose two trials removed most (march-like lookahead) 4.00-4.47M; probe trials
-//! without the linear sums or the exact rule 4.04-4.86M; probing also digits with two places in
-//! a house 3.96M and slower; ties in the conflict score broken by fewer candidates or by the later
-//! cell 3.29M and 3.37M against 3.22M (symmetries); a second search seeded with the first one's
-//! final conflict counts (the best a restart could learn) m-10 457k -> 348k but m-13 437k ->
-//! 385-473k. The exact rule off: 6.20M nodes, the same CPU (14.1 s against 13.5). Since the
-//! cage crossings (symmetries, 2.433M as it is): the two places of a digit a cage must hold
-//! (`State::must`) offered to `choose_pair` beside the houses' pairs, 2.521M (fewer on 8 of the
-//! 17) and 165.8 s of CPU against 159.3 (alternating). A uniqueness proof by backbones (find one
-//! solution, then refute each open cell's other digits by searches with a node budget, doubled
-//! each pass, fixing the cell once refuted): on mathemagic-5, 104,723 nodes as it is with the
-//! first solution at node 38,726, no cell was refuted within 32,768 nodes in 11 passes (2.66M
-//! nodes spent). Taking one digit from one cell leaves a search about as hard as the whole.
-//! Singleton arc consistency at the root (every candidate tried, to a fixpoint) removes 0 or 1 of
-//! the 605-700 open candidates of mathemagic-1, -2, -5, -13 and Wecoc #1: they are hard deep down.
-//!
-//! Branching on what a cage holds, dropped: at the nodes of a hard search the cells are mostly
-//! open (mathemagic-1: 69.9 of 80 open on average over its 18,090 nodes entered, 13.5 of its 16
-//! five-cell cages with their digits undecided), so the decision "the chosen cell's cage holds
-//! digit d" (or, on refutation, lacks it) was tried in place of the cell's, d the digit in the
-//! most or the fewest of the cage's combinations still possible. As published it looked good
-//! (the even split with the failure credited to the cell: mathemagic-1 214,651 -> 177,525 nodes,
-//! -2 411,635 -> 171,127, -5 104,723 -> 93,137), but on the 16 images (sum of the 17 means,
-//! 2.433M as it is, 170.0 s of CPU run beside another) it took 3.159M nodes and 227.5 s; without
-//! the credit 2.796M, the rarest digit with it 2.947M; fewer nodes on 3 or 4 of the 17 only.
-//!
-//! What fails where (every candidate tried at every 32nd node entered, as published): on
-//! mathemagic-1, -5 and -13, 428-451 open candidates a node, 152-162 of them failing on one
-//! propagation; of those failures 31-37% come before the first hidden-singles pass (the placed
-//! digit, naked singles, the cheap cage rule and the derived cages), 54-61% within one pass, and
-//! the linear sums or the exact rule are the rule that fails in 1-2%. The refutations are short
-//! and many; no one rule is where they come from.
-//!
-//! Learning, measured as an oracle (not kept): every propagation failure of a trial, a refutation
-//! or a probe learnt as a nogood over the path's literals (the decisions, refuted digits and probe
-//! results that hold at the node), shrunk by deleting each literal whose removal still fails when
-//! re-propagated from the root (24-28 literals -> 5-8), the last 20,000 kept and applied at every
-//! node (all literals held: fail; all but one: its negation holds). Nodes as published, learning's
-//! own propagations not counted: mathemagic-2 411,635 -> 120,549, -8 269,679 -> 127,159, -5 104,723
-//! -> 51,691, -13 370,557 -> 294,551, Wecoc #2 4,803 -> 3,299 and #1 11,923 -> 12,063. On the 16
-//! images (mean nodes): Wecoc #2 5,436 -> 3,814 (-30%), #1 14,735 -> 11,650 (-21%), mathemagic-5
-//! 112,820 -> 83,765 (-26%). So explanations at no cost would save about a quarter of the nodes,
-//! where every hard killer under 0.5 s would need about three times fewer; the minimisation as done
-//! costs 25 propagations per nogood (mathemagic-5 4.6 s of CPU against 0.46). Learning only every
-//! 128th failure (282-404 nogoods a search, near the CPU of no learning as published): over the 16
-//! images (`cmp.sh`, alternating), 2.433M -> 2.461M nodes and 163.0 -> 202.6 s; as published
-//! mathemagic-2 had fallen to 128,755 nodes, the luck of one orientation again. With every nogood
-//! kept and Luby restarts (runs of 50, 200 or 1,000 nodes times the sequence; found solutions kept
-//! as nogoods), more nodes still: Wecoc #2 3,299 without restarts -> 9,419-9,977, #1 11,779 ->
-//! 11,141-32,195. For comparison (this machine, as published): CaDiCaL on a CNF of the cells,
-//! houses and each cage's digit combinations needs 12,873-108,742 conflicts and 0.26-4.66 s per
-//! puzzle of the 17; OR-tools CP-SAT (one worker, sums and all-different) 51 s on mathemagic-5, 104
-//! s on -1, 39 s on Wecoc #2 and over 400 s on -13.
-//!
-//! Conflicts credited to the constraint that failed (dom/wdeg, Boussemart et al. 2004), dropped:
-//! the rule that was running when a failed trial's propagation failed (a real or derived cage, a
-//! linear sum, a house, a box-line segment, or a placed cell and the peer it emptied; a field set
-//! before each rule) credited each of its cells in `conflict`. On the 17 hard killers' 16 images
-//! each (sums of the mean nodes, one run each, loaded machine; 2.52M nodes and 170 s of CPU as
-//! it is): +1 per cell of the constraint instead of the decision cell's +1, 6.87M nodes and 461
-//! s; +1 per cell besides it, 3.88M and 253 s; the decision cell's +K with the seeds scaled by K
-//! (each cell of the constraint gets 1/K of a conflict), K = 4 2.52M, K = 8 2.43M (2.47M without
-//! houses and segments), K = 16 2.41M, alternated with the start (`cmp.sh`) 165.6 s against
-//! 170.9 (B/A 0.969; per puzzle -25% to +35% nodes). The more weight the constraint gets, the
-//! worse: the decision cell's own count is the better signal, and at 1/16 the gain is within
-//! the tree's noise.
+//! (per puzzle), so the search never allocates. A search starts light (the cheap rules and
+//! `branch_light`); past `HEAVY_AFTER` nodes it starts over hard: exact cage filtering
+//! (`sums.rs`), the derived linear sums (`linear.rs`), cage crossings, paced probing
+//! (`probe.rs`) and two-way conflict-directed branching after sigh's Interactive Sudoku Solver.
+//! Every rule removes only digits no solution below the node uses, and the search is
+//! deterministic, so node counts are reproducible; they and the CPU of what was tried, kept and
+//! dropped are in `docs/solver-kernel.md`.
 
 mod linear;
 mod probe;
@@ -162,16 +67,15 @@ type Step = Result<(), Contradiction>;
 #[derive(Clone, Copy)]
 pub(crate) struct State {
     /// Candidates per cell; always 256 long, so indexing by a `u8` cell needs no bounds check
-    /// (measured: 7% fewer instructions on 9x9 killers than an 81-cell state).
+    /// (docs/solver-kernel.md, row K1).
     cand: [u16; MAX_CELLS],
     placed: [u16; MAX_HOUSES],
     /// Per real cage (the first `MUST_CAGES`), digits it is known to hold (`crossings`).
     must: [u16; MUST_CAGES],
 }
 
-/// Cages whose known digits the state keeps. 128 (the generator's 16x16 layouts have 81-101
-/// cages) made no difference: 40 16x16 killers (seed 6) in 11.06-11.09 s of CPU against
-/// 10.92-11.20, the same puzzles.
+/// Cages whose known digits the state keeps (cages past it run their cheap rule at once).
+// Tuned: docs/solver-kernel.md, row K14.
 const MUST_CAGES: usize = 96;
 
 /// `dst |= src` over a 256-bit set.
@@ -284,16 +188,12 @@ pub(crate) struct Search<'a> {
     part_union: [u16; MAX_PARTS],
 }
 
-/// Branches between two halvings of the conflict counts in the cheap first search (2^14, as
-/// sigh's solver).
+/// Branches between two halvings of the conflict counts in the cheap first search.
+// As sigh's solver (docs/solver-kernel.md, row B7).
 const DECAY_INTERVAL: u32 = 1 << 14;
 
-/// Conflicts between two halvings of the conflict counts in a hard search. With the exact cage
-/// rule, on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, nodes in all): 2^12 6.05M
-/// with four over the limit, 2^14 6.17M, 2^15 5.75M, 2^16 5.46M, 2^17 5.41M, 2^18 (no halving
-/// in these searches) 5.39M. Halving per node instead of per conflict (as sigh's solver): 7.02M.
-/// Again with the cage crossings, on the 16 images of each (`bench_hard.sh --symmetries`, sum
-/// of the 17 means): 2^15 2.530M, 2^16 2.516M, 2^17 2.522M; flat, so kept.
+/// Conflicts between two halvings of the conflict counts in a hard search.
+// Tuned: docs/solver-kernel.md, rows B7 and B8.
 const HARD_DECAY_INTERVAL: u32 = 1 << 16;
 
 impl<'a> Search<'a> {
@@ -379,20 +279,9 @@ impl<'a> Search<'a> {
     /// Start each cell's conflict count at the priority of the sums holding it (real cages,
     /// derived ones and linear sums: `max(2N - cells, N)` each, sigh's `Sum.priority`), so the
     /// first branches go to cells of small cages and of many sums, and the counts of real
-    /// conflicts take over as they grow. Measured with the two-way branching on the 17 hard
-    /// killers (10 s CPU limit each): 57-61 s in all with the seeds, 86 s and four over the
-    /// limit without. A linear sum whose negation was derived too counts twice
-    /// (`Linear::weight`), as when both were in the set. The branching is very sensitive to
-    /// these seeds: on the 17 hard killers (one thread, CPU seconds in all, as in this
-    /// version: 14.7) counting the 14 twins of each mathemagic killer once but its two
-    /// all-positive twins still twice took 8.3 s (worst 0.97), counting every twin once 15.5,
-    /// and no seeds from the linear sums 10.2; the 8.3 variant took 7.2 s against 3.2 on eight
-    /// generated killers (min_cages 12, max_cages 14, seed 4). 14 of the 17 share one layout:
-    /// too narrow a set to choose seeds on. Again with the cage crossings (`bench_hard.sh
-    /// --symmetries`, sum of the 17 mean nodes, 2.516M as it is): the real cages' seeds halved
-    /// 2.537M, doubled 2.493M; the linear sums' halved 2.488M, doubled 2.439M (fewer on only 10
-    /// of the 17, mathemagic-7 +21%; with `SHARE` 3 in `probe.rs` 2.451M against 2.408M); the
-    /// derived cages' halved or doubled, the same nodes on every puzzle. Kept as they are.
+    /// conflicts take over as they grow. A linear sum whose negation was derived too counts
+    /// twice (`Linear::weight`), as when both were in the set. The branching is very sensitive
+    /// to these seeds; every variant tried is in docs/solver-kernel.md, rows B2-B6.
     fn seed_conflicts(&mut self) {
         let (tables, cages) = (self.tables, self.cages);
         let n = tables.n as u32;
@@ -569,7 +458,7 @@ impl<'a> Search<'a> {
             emptied |= y == 0;
             let changed = x != y;
             self.queue[self.qlen & (QUEUE - 1)] = p;
-            // `&`, not `&&`: no branch (measured: the short-circuit compiled to one).
+            // `&`, not `&&`: no branch (the short-circuit compiled to one; row K10 of the notes).
             self.qlen += (changed & is_single(y)) as usize;
             lost[count & 63] = p;
             count += changed as usize;
@@ -617,13 +506,8 @@ impl<'a> Search<'a> {
                 continue;
             }
             // The linear sums before the exact cage rule: a linear sum costs a fifth of an exact
-            // cage, and what it prunes the exact rule then sees at once (the same fixpoint; on
-            // the 17 hard killers 29.6 -> 26.8 s of CPU in all, the same nodes on mathemagic).
-            // Running every dirty exact cage before returning, instead of stopping at the first
-            // that prunes: no change (mathemagic-13). Also dropped, on the 17 hard killers (one
-            // round, CPU s in all): every dirty cage examined before the new singles are
-            // assigned, same nodes, 12.32 -> 12.75; hidden singles before the cages,
-            // 12.47 -> 13.00 and Wecoc #2 4,545 -> 4,547 nodes.
+            // cage, and what it prunes the exact rule then sees at once (the same fixpoint).
+            // This order, cheapest first: docs/solver-kernel.md, rows K6-K9.
             let before = self.edits;
             self.hidden_singles(st)?;
             if self.qlen == 0
@@ -641,9 +525,7 @@ impl<'a> Search<'a> {
     /// of the box leaves the rest of the line, and one missing from the rest of the line leaves
     /// the rest of the box. All digits at once, from three unions of candidates, each the union
     /// of parts (box-line meetings, each shared by five segments on 9x9), all read once per
-    /// call and again after a removal (rare). Measured on mathemagic-13: 71 segments examined
-    /// per node, 13% of the CPU when each read its 15 cells; parts read on demand (a bit per
-    /// part telling whether its union is read) were slower still (1.75 -> 1.83 s).
+    /// call and again after a removal (rare; docs/solver-kernel.md, row K5).
     /// True if any candidate was removed.
     fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let tables = self.tables;
@@ -898,7 +780,7 @@ impl<'a> Search<'a> {
         }
         let mut cur = *st;
         // Probed once per node, not again after each refutation below, and only while probing
-        // pays (measured in `probe.rs`).
+        // pays (docs/solver-kernel.md, rows P2 and P4).
         if self.probe_pace.due() {
             match self.probe(&mut cur) {
                 Ok(true) => {}
@@ -1019,8 +901,7 @@ impl<'a> Search<'a> {
 
     /// The open cell to branch on, or `None` when every cell is solved. The cell with the most
     /// recent conflicts per candidate wins; before any conflict, the fewest candidates, then the
-    /// most unsolved peers (measured on random 16x16 killers: 21 s -> 8 s for 40 puzzles; as in
-    /// the plain kernel).
+    /// most unsolved peers (as in the plain kernel; docs/solver-kernel.md, row B1).
     fn choose(&self, st: &State) -> Option<(usize, u16)> {
         let best = self.choose_cell(st)?;
         let x = st.cand[best];
@@ -1073,8 +954,8 @@ impl<'a> Search<'a> {
                 };
                 // The first pair needs cs / 2 >= the cell's score (ties go to the pair, as in
                 // sigh's solver); a later pair replaces it when its cs is at least half the kept
-                // one's. This loose preference for later houses (boxes last) measured best on
-                // four hard killers: 568k nodes against 739k for the strict best pair.
+                // one's. This loose preference for later houses (boxes last) measured best
+                // (docs/solver-kernel.md, row B9).
                 let cs = self.conflicts[a] as u64;
                 if cs * top_count >= top * 2 {
                     (top, top_count) = (cs, 4);

@@ -2,55 +2,13 @@
 //! through the digit-combination tables, derived sums over cells that need not differ, and the
 //! pointing of digits every remaining combination needs.
 //!
-//! In a hard search on grids up to 9x9 every cage is also filtered exactly (each open cell keeps
-//! only the digits of some full assignment, `cage_exact`), but only once the cheaper rules reach
-//! their fixpoint: a cage changes many times in one propagation, and the exact rule runs once
-//! for all of them. Measured on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, loaded
-//! machine): 14.1M -> 6.2M nodes, 52.0 -> 37.2 s of CPU in all.
-//!
-//! Per node of mathemagic-13 (437k nodes before the linear sums lost their negated twins): 19
-//! calls of the cheap cage rule (24% remove something), 4.4 of the exact one (15%; a third
-//! found in its cache), 22 of `point` (15%). Dropped, each with the same nodes, CPU seconds on
-//! mathemagic-13 against the rules as they are: the cheap rule skipped for cages of more than
-//! `EXACT_CELLS` open cells, left to the exact one (2.34 -> 2.79), or only its pointing (2.25
-//! -> 2.56); `EXACT_CELLS` 4 (2.22 -> 2.36); the exact rule by a matching per combination
-//! (2.19 -> 2.55), or only when one combination is left (no change); `point` branch-free over
-//! the cells with a read-only pass over the common peers first (no change); the exact rule
-//! skipped when every cell holds every digit of every combination left (true in 1% of calls);
-//! the exact cache looked up by the cheap rule (13% of its calls found there). Also dropped,
-//! on the 17 hard killers (`scripts/bench_hard.sh --limit 20`, CPU seconds in all, the same
-//! nodes, two rounds alternating): `point` skipping the digits it pointed for the same real cage
-//! earlier in the same propagation when the cage's cells lost none of them since (32% of the
-//! required digits of mathemagic-13), told by a copy of the cage's candidates (13.9 -> 14.1)
-//! or by the digits each cage lost, noted at every removal (13.4 -> 13.6, 13.8 -> 13.8).
-//!
-//! The exact rule's own cost, timed alone on 300k inputs of `exact_support` recorded from
-//! mathemagic-13 (1.27M of its 1.89M calls miss the cache; five open cells in 73% of them, open
-//! digits spanning all nine in 52%, about six combinations and 27 digit steps a call): 246 ns a
-//! call before; 209 without the backward level of the empty set (the first cell is read off
-//! `back[1]`) and with each digit tested branch-free; 185 shifting whole words by a constant step
-//! for digits 7-9; 171 with a forward step's shift, mask and merge in one pass over the words.
-//! Dropped there: digits renumbered densely over the combinations' union (292: the software
-//! compress costs more than the narrower sets save), one word of cell sets per combination
-//! (544), the last cell read combination by combination (232 against 209), the cell with the
-//! most candidates first (no change). Dropped in the kernel (CPU seconds on mathemagic-13, three
-//! runs each, same nodes, no gain beyond the noise): the cache keyed on the open cells'
-//! candidates sorted (1.64-1.68 -> 1.65-1.71), or on all the cage's cells, placed ones too, so
-//! that a cage whose exact pass placed a digit finds that pass (1.64-1.67 -> 1.64-1.65);
-//! `exact_of`'s combination filter branch-free over lanes with `point` AND-ing all four words
-//! (hard set 12.13 -> 12.18 s); `cage_open` branch-free over placed cells (1.58-1.62 ->
-//! 1.56-1.62).
-//!
-//! Also dropped (hard set, `scripts/bench_hard.sh --limit 20`, CPU s in all against main, rounds
-//! alternating, loaded machine; 3,777,781 nodes every time): each real cage's still-possible
-//! combinations of the whole cage kept as a bit mask in the copied `State`, narrowed by the cheap
-//! rule (and then also by the exact rule's cache misses), so that later calls in the subtree
-//! test only the live ones. On mathemagic-13 the live lists held 58.3M combinations over 9M
-//! calls against 85.2M in the tables (6.5 against 9.5 a call): too few saved to pay for the mask.
-//! A list of the live ones built per call 12.72, 12.46 against 12.24, 12.06; the filter run over
-//! the live bits directly 12.06, 12.41 against 11.94, 12.05; with the exact rule's kills 12.54,
-//! 12.77 against 12.35, 12.49, and masks for 40 cages instead of 96 12.38, 12.24 against 12.16,
-//! 12.13 (published killers 2-3% fewer puzzles/s).
+//! The cheap rule keeps the digits of the combinations every open cell can take part in, tested
+//! branch-free over 16-bit lanes. In a hard search on grids up to 9x9 every cage is also filtered
+//! exactly (each open cell keeps only the digits of some full assignment: `cage_exact`, over the
+//! digit sets reachable cell by cell, cached by input), but only once the cheaper rules reach
+//! their fixpoint: a cage changes many times in one propagation, and the exact rule runs once for
+//! all of them. Few open cells are checked assignment by assignment (`orders`, and `matchings`:
+//! Régin's all-different filtering). Measurements: `docs/solver-kernel.md`, rows S1-S17.
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
@@ -58,6 +16,7 @@ use crate::solver::combos::mirror;
 use crate::solver::innies::MAX_LOOSE;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
+// Tuned: docs/solver-kernel.md, rows S2, S3 and S5.
 const EXACT_CELLS: usize = 3;
 
 impl Search<'_> {
@@ -71,8 +30,7 @@ impl Search<'_> {
     /// it holds, `State::must`), exactly if `exact`. True if the exact rule could still find
     /// more: the cage has more than `EXACT_CELLS` open cells (with fewer, the cheap rules of a
     /// hard search already keep exactly the digits of some full assignment, so the exact pass
-    /// would find nothing; measured on the 17 hard killers: the same nodes but on Wecoc #2,
-    /// 3,485 -> 3,499, CPU 30.4 -> 29.6 s in all).
+    /// would find nothing; docs/solver-kernel.md, row S2).
     pub(super) fn real_cage(
         &mut self,
         st: &mut State,
@@ -435,9 +393,8 @@ impl Lanes {
     }
 }
 
-/// Entries of the cache of the exact cage rule (a power of two). On mathemagic-13 a quarter of
-/// the 3.8M calls find their inputs there, with 2^12 entries as with 2^15 (the other inputs are
-/// new): 4.30 -> 4.10 s of CPU, the same nodes.
+/// Entries of the cache of the exact cage rule (a power of two).
+// Tuned: docs/solver-kernel.md, row S15.
 pub(super) const XCACHE: usize = 1 << 12;
 
 /// The inputs of the exact cage rule: the open cells' candidates (without placed digits, at
@@ -648,8 +605,8 @@ impl<const W: usize> Subsets<W> {
     }
 }
 
-/// `matchings` for two or three cells, by trying every order of the digits of `m` (measured on
-/// 300k inputs recorded from mathemagic-13, all of three cells: 58 -> 20 ns a call).
+/// `matchings` for two or three cells, by trying every order of the digits of `m` (faster:
+/// docs/solver-kernel.md, row S16).
 #[inline(always)]
 fn orders<const K: usize>(xs: &[u16; K], m: u16, support: &mut [u16; 16]) -> bool {
     let a = m & m.wrapping_neg();
