@@ -4,14 +4,15 @@
 //! branch instead of an undo log (as JSolve, fsss2 and tdoku); per-geometry tables in `Tables`,
 //! per-puzzle ones in `CageSet`, so the search never allocates. A search starts light (cheap
 //! rules, `branch_light`); past `HEAVY_AFTER` nodes it starts over hard, with exact cages
-//! (`sums.rs`), linear sums (`linear.rs`), cage crossings, probing (`probe.rs`) and two-way
-//! conflict-directed branching after sigh's Interactive Sudoku Solver. Here the search's life;
-//! `state.rs` the state and its edits, `propagate.rs` the fixpoint, `boxline.rs` box-line and
-//! crossings, `branch.rs` the branching. The rules remove only digits no solution uses and the
-//! search is deterministic, so node counts are the benchmark (see `docs/solver-kernel.md`).
+//! (`sums.rs`, `exact.rs`), linear sums (`linear.rs`), cage crossings, probing (`probe.rs`) and
+//! two-way conflict-directed branching after sigh's Interactive Sudoku Solver. Here the search's
+//! life; `state.rs` the state and its edits, `propagate.rs` the fixpoint, `boxline.rs` box-line
+//! and crossings, `branch.rs` the branching. The rules remove only digits no solution uses and
+//! the search is deterministic, so node counts are the benchmark (see `docs/solver-kernel.md`).
 
 mod boxline;
 mod branch;
+mod exact;
 mod linear;
 mod probe;
 mod propagate;
@@ -36,23 +37,23 @@ const DIRTY_WORDS: usize = 8;
 /// Length of the queue of new singles, a power of two above the cell count for the same reason.
 const QUEUE: usize = 512;
 
-/// The results of the exact cage rule by their inputs (direct-mapped, `sums::XCACHE` entries),
+/// The results of the exact cage rule by their inputs (direct-mapped, `exact::XCACHE` entries),
 /// kept by the `Solver` from one hard search to the next: an entry is a function of its inputs
 /// alone, so what a search finds does not depend on what an earlier one left there, and a hard
 /// search no longer allocates and fills 240 KB.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct ExactCache(Vec<sums::ExactEntry>);
+pub(crate) struct ExactCache(Vec<exact::ExactEntry>);
 
 impl ExactCache {
     /// The entries, for a search to fill (allocated on first use); `keep` takes them back.
-    fn lend(&mut self) -> Vec<sums::ExactEntry> {
+    fn lend(&mut self) -> Vec<exact::ExactEntry> {
         if self.0.is_empty() {
-            self.0 = vec![sums::ExactEntry::EMPTY; sums::XCACHE];
+            self.0 = vec![exact::ExactEntry::EMPTY; exact::XCACHE];
         }
         std::mem::take(&mut self.0)
     }
 
-    fn keep(&mut self, entries: Vec<sums::ExactEntry>) {
+    fn keep(&mut self, entries: Vec<exact::ExactEntry>) {
         self.0 = entries;
     }
 }
@@ -109,7 +110,7 @@ pub(crate) struct Search<'a> {
     pub(super) exact: bool,
     /// Results of the exact cage rule by its inputs (direct-mapped; empty unless `exact`; lent
     /// by the caller's `ExactCache` for the search).
-    xcache: Vec<sums::ExactEntry>,
+    xcache: Vec<exact::ExactEntry>,
     /// Houses (bit per house) with a cell changed since hidden singles last looked at them.
     hdirty: u64,
     /// Houses changed since box-line reduction last looked at them (besides `hdirty`, which
@@ -178,7 +179,7 @@ impl<'a> Search<'a> {
                 None => &[],
             },
             xdirty: [0; DIRTY_WORDS],
-            exact: linear_set.is_some() && tables.n <= sums::SUBSET_BITS,
+            exact: linear_set.is_some() && tables.n <= exact::SUBSET_BITS,
             xcache: Vec::new(),
             hdirty: u64::MAX >> (64 - 3 * tables.n),
             sdirty: 0,
