@@ -59,7 +59,8 @@ pub(crate) struct Tables {
     pub(crate) segments: Vec<Segment>,
     /// The cells of every segment (see `Segment::start`).
     pub(crate) segment_cells: Vec<u8>,
-    /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
+    /// The segments of box `b` (0-based among boxes) are
+    /// `segments[segment_start[b]..segment_start[b + 1]]`.
     pub(crate) segment_start: Vec<u16>,
     /// Where each box meets each row (row by row), then each column: the cells of part `p` are
     /// `part_cells[p * part_len..(p + 1) * part_len]`, a cell repeated where a part has fewer.
