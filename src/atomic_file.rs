@@ -374,7 +374,7 @@ fn short_name(name: &str) -> String {
 
 /// The process id of a temporary file name of ours, `.<name>.<pid>-<serial>.tmp` (or one of its
 /// SQLite side files), or `None` for any other name.
-pub fn temporary_owner(file_name: &str) -> Option<u32> {
+fn temporary_owner(file_name: &str) -> Option<u32> {
     let rest = file_name.strip_prefix('.')?;
     let stem = ["", "-wal", "-shm", "-journal"]
         .iter()
@@ -416,7 +416,7 @@ fn is_own_regular_file(meta: &std::fs::Metadata) -> bool {
 /// process is gone (left by a kill -9 or a crash). Files of live processes, of this process, of
 /// other users, other names, links and directories are left alone; so is everything where
 /// liveness cannot be told.
-pub fn remove_stale_temporaries(dir: &Path) -> usize {
+fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };
@@ -441,7 +441,7 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
 
 /// Check that `dir` takes new files, with a probe file created exclusively (never following a
 /// symlink planted under its name, never truncating anything) and removed again.
-pub fn check_dir_writable(dir: &Path) -> io::Result<()> {
+pub(crate) fn check_dir_writable(dir: &Path) -> io::Result<()> {
     loop {
         let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         let probe = dir.join(format!(
