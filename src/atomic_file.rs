@@ -20,6 +20,7 @@
 //! # Ok(()) }
 //! ```
 
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,9 @@ static SERIAL: AtomicU64 = AtomicU64::new(0);
 /// The temporary files of this process not yet committed or dropped, for a signal handler.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// The directories this process has cleaned of stale temporary files.
+static SCANNED: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
 /// Longest part of the target's name kept in a temporary name: with the dot, pid, serial,
 /// `.tmp` and SQLite's `-journal`, the name stays under the 255 bytes most file systems allow.
 const NAME_KEPT: usize = 190;
@@ -153,7 +157,10 @@ impl AtomicFile {
 
     fn with_temp(target: &Path, place: PathBuf) -> Result<AtomicFile, AtomicFileError> {
         let dir = parent_dir(&place);
-        remove_stale_temporaries(&dir);
+        // Once per directory and process: `render` writes thousands of files into one.
+        if lock(&SCANNED).insert(dir.clone()) {
+            remove_stale_temporaries(&dir);
+        }
         let name = place
             .file_name()
             .map(|n| short_name(&n.to_string_lossy()))
@@ -350,8 +357,14 @@ fn remove_live_temporaries_in(only: Option<&Path>) -> usize {
 }
 
 fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    lock(&LIVE)
+}
+
+fn lock<T>(mutex: &'static Mutex<T>) -> std::sync::MutexGuard<'static, T> {
     // A panic while the list was held leaves a usable list.
-    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn remove_with_side_files(temp: &Path) {
