@@ -193,6 +193,12 @@ impl AtomicFile {
         }
     }
 
+    /// Are the bytes going straight into the target (a FIFO, a device), so that an error can
+    /// leave part of them written?
+    pub fn writes_through(&self) -> bool {
+        matches!(self.mode, Mode::Through)
+    }
+
     /// The final path, as given.
     pub fn target(&self) -> &Path {
         &self.target
