@@ -1,5 +1,6 @@
 //! Unit tests of the atomic file writer: replacement, write-through, records, temporaries.
 
+use super::temporaries::{remove_live_temporaries_in, temporary_owner};
 use super::*;
 
 fn temp_files(dir: &Path) -> Vec<String> {
