@@ -24,8 +24,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use thiserror::Error;
+
+mod temporaries;
+
+pub(crate) use temporaries::check_dir_writable;
+pub use temporaries::remove_live_temporaries;
+use temporaries::{lock_live, remove_stale_temporaries, remove_with_side_files, scan_once};
 
 /// Why an output file cannot be written.
 #[derive(Debug, Error)]
@@ -95,15 +100,9 @@ pub struct AtomicFile {
 /// Distinguishes the temporary files of one process.
 static SERIAL: AtomicU64 = AtomicU64::new(0);
 
-/// The temporary files of this process not yet committed or dropped, for a signal handler.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
 /// Longest part of the target's name kept in a temporary name: with the dot, pid, serial,
 /// `.tmp` and SQLite's `-journal`, the name stays under the 255 bytes most file systems allow.
 const NAME_KEPT: usize = 190;
-
-/// SQLite's side files of a database written under a temporary name.
-const SIDE_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
 
 impl AtomicFile {
     /// Start writing `target`, a path the user named. Refused when `target` is a directory or the
@@ -153,7 +152,10 @@ impl AtomicFile {
 
     fn with_temp(target: &Path, place: PathBuf) -> Result<AtomicFile, AtomicFileError> {
         let dir = parent_dir(&place);
-        remove_stale_temporaries(&dir);
+        // Once per directory and process: `render` writes thousands of files into one.
+        if scan_once(&dir) {
+            remove_stale_temporaries(&dir);
+        }
         let name = place
             .file_name()
             .map(|n| short_name(&n.to_string_lossy()))
@@ -184,6 +186,12 @@ impl AtomicFile {
             Mode::Temp { temp, .. } => temp,
             Mode::Through => &self.target,
         }
+    }
+
+    /// Are the bytes going straight into the target (a FIFO, a device), so that an error can
+    /// leave part of them written?
+    pub fn writes_through(&self) -> bool {
+        matches!(self.mode, Mode::Through)
     }
 
     /// The final path, as given.
@@ -329,40 +337,6 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Remove the temporary files of this process that are not committed yet: for a signal handler
-/// about to end the process (Ctrl-C, SIGTERM). Returns how many were removed.
-pub fn remove_live_temporaries() -> usize {
-    remove_live_temporaries_in(None)
-}
-
-/// [`remove_live_temporaries`], limited to the directory `only` when given.
-fn remove_live_temporaries_in(only: Option<&Path>) -> usize {
-    let mut live = lock_live();
-    let (gone, kept): (Vec<PathBuf>, Vec<PathBuf>) = live
-        .drain(..)
-        .partition(|t| only.is_none_or(|dir| t.parent() == Some(dir)));
-    *live = kept;
-    drop(live);
-    for temp in &gone {
-        remove_with_side_files(temp);
-    }
-    gone.len()
-}
-
-fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    // A panic while the list was held leaves a usable list.
-    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn remove_with_side_files(temp: &Path) {
-    let _ = std::fs::remove_file(temp);
-    for suffix in SIDE_SUFFIXES {
-        let mut side = temp.as_os_str().to_owned();
-        side.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(side));
-    }
-}
-
 /// The target's name, cut (at a character boundary) to `NAME_KEPT` bytes.
 fn short_name(name: &str) -> String {
     let mut end = name.len().min(NAME_KEPT);
@@ -370,90 +344,6 @@ fn short_name(name: &str) -> String {
         end -= 1;
     }
     name[..end].to_string()
-}
-
-/// The process id of a temporary file name of ours, `.<name>.<pid>-<serial>.tmp` (or one of its
-/// SQLite side files), or `None` for any other name.
-pub fn temporary_owner(file_name: &str) -> Option<u32> {
-    let rest = file_name.strip_prefix('.')?;
-    let stem = ["", "-wal", "-shm", "-journal"]
-        .iter()
-        .find_map(|side| rest.strip_suffix(&format!(".tmp{side}")))?;
-    let (name, tag) = stem.rsplit_once('.')?;
-    let (pid, serial) = tag.split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if name.is_empty() || !digits(pid) || !digits(serial) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
-/// Is process `pid` running? `None` when this system cannot tell (no `/proc`).
-fn is_alive(pid: u32) -> Option<bool> {
-    let proc_fs = Path::new("/proc");
-    if !proc_fs.join("self").exists() {
-        return None;
-    }
-    Some(proc_fs.join(pid.to_string()).exists())
-}
-
-/// Is `meta` a regular file of this process's user? (`/proc` may hide other users' processes,
-/// so only our own user's temporaries are judged by it.)
-fn is_own_regular_file(meta: &std::fs::Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let me = std::fs::metadata("/proc/self").map(|m| m.uid());
-        meta.file_type().is_file() && me.is_ok_and(|uid| uid == meta.uid())
-    }
-    #[cfg(not(unix))]
-    {
-        meta.file_type().is_file()
-    }
-}
-
-/// Remove, in `dir`, the regular files of this user named like our temporary files whose
-/// process is gone (left by a kill -9 or a crash). Files of live processes, of this process, of
-/// other users, other names, links and directories are left alone; so is everything where
-/// liveness cannot be told.
-pub fn remove_stale_temporaries(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let me = std::process::id();
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = temporary_owner(&name.to_string_lossy()) else {
-            continue;
-        };
-        if pid == me || is_alive(pid) != Some(false) {
-            continue;
-        }
-        let path = entry.path();
-        let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| is_own_regular_file(&m));
-        if ours && std::fs::remove_file(&path).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
-}
-
-/// Check that `dir` takes new files, with a probe file created exclusively (never following a
-/// symlink planted under its name, never truncating anything) and removed again.
-pub fn check_dir_writable(dir: &Path) -> io::Result<()> {
-    loop {
-        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
-        let probe = dir.join(format!(
-            ".sudoku-press-probe.{}-{serial}.tmp",
-            std::process::id()
-        ));
-        match OpenOptions::new().write(true).create_new(true).open(&probe) {
-            Ok(_) => return std::fs::remove_file(&probe),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 fn io_error(target: &Path, action: &'static str, cause: io::Error) -> AtomicFileError {

@@ -1,5 +1,6 @@
 //! Unit tests of the atomic file writer: replacement, write-through, records, temporaries.
 
+use super::temporaries::{remove_live_temporaries_in, temporary_owner};
 use super::*;
 
 fn temp_files(dir: &Path) -> Vec<String> {
@@ -16,6 +17,7 @@ fn commit_replaces_and_drop_leaves_nothing() {
     let target = dir.path().join("out.csv");
     std::fs::write(&target, "old").unwrap();
     let mut out = AtomicFile::create(&target, &[]).unwrap();
+    assert!(!out.writes_through());
     out.write_all(b"half").unwrap();
     drop(out);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
@@ -90,6 +92,7 @@ fn a_fifo_is_written_through_not_replaced() {
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
     };
     let mut out = AtomicFile::create(&fifo, &[]).unwrap();
+    assert!(out.writes_through());
     out.write_all(b"through the pipe").unwrap();
     out.commit().unwrap();
     assert_eq!(reader.join().unwrap(), b"through the pipe");

@@ -1,7 +1,12 @@
 //! `feed --generate`: before a day is issued, grow the pools that would not last the coming days,
 //! by extending one generation run per short slot (variant, size and target level) with the given
 //! seed (work items `0..count` of that seed, `count` doubling until the stock suffices), so the
-//! same database and seed always top up to the same puzzles.
+//! same database and seed always top up to the same puzzles. A top-up that was interrupted left
+//! its run unfinished: the next one finishes that run first, at the count it had reached, and
+//! then doubles from there if the stock is still short. The result equals the uninterrupted
+//! top-up whenever the finished run covers the need (the usual case: the first round does);
+//! when more rounds are needed, up to `ROUNDS` more follow, which can differ from the rounds
+//! the uninterrupted top-up had left.
 
 use super::{stock, Date, FeedConfig, FeedError, Slot, STOCK_HORIZON};
 use crate::generator::GENERATOR_VERSION;
