@@ -4,7 +4,7 @@
 //! first, then to each puzzle on SudokuPad and f-puzzles. Withdrawn days are not issued days.
 
 use super::date::Date;
-use super::output::{puzzle_view, template_error, write_atomic, WEEKDAY_NAMES};
+use super::output::{item_view, template_error, write_atomic, WEEKDAY_NAMES};
 use super::pages::{self, ArchiveDay, RssItem};
 use super::{FeedConfig, FeedError};
 use crate::store::{IssuedDay, Store};
@@ -49,10 +49,7 @@ fn entries(
             continue;
         };
         let puzzles = super::load(store, date, store.issued_on(&config.name, &day.date)?)?;
-        let views: Vec<_> = puzzles
-            .iter()
-            .map(|p| puzzle_view(config, date, p))
-            .collect();
+        let views: Vec<_> = puzzles.iter().map(|p| item_view(config, date, p)).collect();
         let mut entry = Entry {
             date,
             number: day.number,

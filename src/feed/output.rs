@@ -144,19 +144,27 @@ fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     )
 }
 
-/// A day's puzzle as the page and the feed item show it.
-pub(super) fn puzzle_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
-    let s = &p.stored;
-    let n = s.puzzle.size();
+/// A day's puzzle as a feed item shows it: its heading and links, no pictures.
+pub(super) fn item_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
+    let n = p.stored.puzzle.size();
     let (sudokupad, fpuzzles) = link_pair(config, p).unzip();
     PuzzleView {
         id: puzzle_id(p, date),
-        heading: format!("{} {n}x{n} · {}", s.variant, s.level),
-        picture: write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)),
+        heading: format!("{} {n}x{n} · {}", p.stored.variant, p.stored.level),
         sudokupad,
         fpuzzles,
+        ..PuzzleView::default()
+    }
+}
+
+/// A day's puzzle as the day page shows it: drawn, with its links and solution.
+fn puzzle_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
+    let s = &p.stored;
+    PuzzleView {
+        picture: write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)),
         solution_picture: write_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
         solution_text: solution_text(p),
+        ..item_view(config, date, p)
     }
 }
 
