@@ -179,7 +179,10 @@ pub struct Neighbours {
 
 /// The day's HTML page: each puzzle with its links, the solution folded away, links to the
 /// previous and next issued days, the archive and the day's PDF.
-// The seam for the player: when `play::write_page` lands, each puzzle becomes a player here.
+// The seam for the player: once play-page's `play::store_player(store, row)` and
+// `play::write_page(w, &players, &PageInfo)` are on main, `site::write_page` (which has the store)
+// builds one player per puzzle and this function passes them to `write_page` with `PageInfo`
+// links to `prev`, `next`, `index.html` and `<date>.pdf` (relative), instead of the pictures.
 pub fn day_html(
     config: &FeedConfig,
     date: Date,
