@@ -4,12 +4,12 @@
 use super::making::MakingStep;
 use crate::cage::Cage;
 use crate::canonical::canonical_key;
+use crate::fingerprint::fingerprint;
 use crate::grader::techniques::level_of;
 use crate::grader::text::hints;
 use crate::grader::Path;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::fingerprint::fingerprint;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -145,10 +145,7 @@ pub fn default_title(puzzle: &Puzzle, id: &str) -> String {
 
 /// The canonical key of a puzzle as 32 hex digits (the store's `canonical_key` column).
 pub fn key_hex(puzzle: &Puzzle) -> String {
-    format!(
-        "{:032x}",
-        fingerprint(canonical_key(puzzle).as_bytes())
-    )
+    format!("{:032x}", fingerprint(canonical_key(puzzle).as_bytes()))
 }
 
 /// The player data of `puzzle` with `solution`, the grader's `path` (an ungraded path, one of

@@ -26,8 +26,8 @@ pub use data::{player_data, CageData, PathStep, PlayerData, Source};
 pub use making::{making_of, Making, MakingStep};
 pub use page::{page_html, write_page, Link, PageError, PageInfo};
 
-use crate::grader::solve_logically;
 use crate::atomic_file::{AtomicFile, AtomicFileError};
+use crate::grader::solve_logically;
 use crate::store::{Store, StoreError, StoredPuzzle};
 use std::io::Write;
 use std::path::{Path, PathBuf};

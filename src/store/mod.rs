@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 3; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 3`)
+//! # Schema (revision 5; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 5`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -30,6 +30,10 @@
 //! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
 //! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
 //!
+//! `withdrawn` (revision 5) — feed days taken back by `feed --withdraw`: `puzzle` (key, → issued),
+//! `channel`, `date`, `withdrawn_at`; the puzzles stay in `issued` with a NULL `date`. See
+//! `schema::ADD_WITHDRAWN`.
+//!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
 //! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
@@ -47,7 +51,7 @@ mod verify;
 mod write;
 
 pub use grade::{GradeRow, RegradeProgress};
-pub use issued::{DayIssue, IssueRequest, Issued};
+pub use issued::{DayIssue, IssueRequest, Issued, IssuedDay, Withdrawal};
 pub use merge::{merge, MergeReport};
 pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};

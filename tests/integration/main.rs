@@ -6,6 +6,7 @@ mod common;
 mod data_sets;
 mod export_links_cli;
 mod feed_cli;
+mod feed_site;
 mod generate_cli;
 mod grader_cli;
 mod grader_soundness;
