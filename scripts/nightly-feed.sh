@@ -13,6 +13,14 @@
 #   FEED_TZ           the publisher's time zone  [UTC]
 #   FEED_DATE         the date to issue     [tomorrow in FEED_TZ]
 #   FEED_GENERATE     1 = top up short pools first (`feed --generate`) [1]
+#   FEED_BASE_URL     where FEED_OUT is published (`feed --base-url`) [the schedule's base_url]
+#   FEED_TITLE        the feed's title (`feed --title`)               [the schedule's title]
+#
+# The output folder is a static site: index.html (every issued day), a page, JSON and PDF per day,
+# feed.json and rss.xml. Copy it to any web server or bucket as it is (e.g. `rsync -a output/feed/
+# host:/var/www/daily/`); pages link to each other relatively, so it also works opened from disk.
+# A mistyped date far ahead is refused (`feed --force` overrides); `feed --withdraw DATE` takes a
+# published day back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +36,12 @@ date="${FEED_DATE:-$(TZ="${FEED_TZ:-UTC}" date -d tomorrow +%F)}"
 args=(feed --db "$db" --date "$date" --out "$out" --schedule "$schedule")
 if [[ "${FEED_GENERATE:-1}" == 1 ]]; then
   args+=(--generate)
+fi
+if [[ -n "${FEED_BASE_URL:-}" ]]; then
+  args+=(--base-url "$FEED_BASE_URL")
+fi
+if [[ -n "${FEED_TITLE:-}" ]]; then
+  args+=(--title "$FEED_TITLE")
 fi
 echo "$(date -u +%FT%TZ) $bin ${args[*]}"
 exec "$bin" "${args[@]}"

@@ -103,12 +103,24 @@ impl CellSet {
     pub const EMPTY: CellSet = CellSet([0; WORDS]);
 
     /// The set holding one cell.
+    #[inline]
     pub fn single(c: Cell) -> Self {
         let mut s = Self::EMPTY;
         s.insert(c);
         s
     }
+    /// From raw words (bit `i % 64` of word `i / 64` for cell `i`).
+    #[inline]
+    pub const fn from_words(words: [u64; WORDS]) -> Self {
+        CellSet(words)
+    }
+    /// The raw words (bit `i % 64` of word `i / 64` for cell `i`), for word-parallel loops.
+    #[inline]
+    pub const fn words(&self) -> &[u64; WORDS] {
+        &self.0
+    }
     /// Cells `0..n`.
+    #[inline]
     pub fn first_n(n: usize) -> Self {
         let mut s = Self::EMPTY;
         for (w, word) in s.0.iter_mut().enumerate() {
@@ -122,45 +134,60 @@ impl CellSet {
         s
     }
     /// Number of cells.
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     /// Is the set empty?
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
     /// Does it hold `c`?
+    #[inline]
     pub fn contains(&self, c: Cell) -> bool {
         let i = c.as_index();
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
     /// Add a cell.
+    #[inline]
     pub fn insert(&mut self, c: Cell) {
         let i = c.as_index();
         self.0[i / 64] |= 1 << (i % 64);
     }
     /// Remove a cell.
+    #[inline]
     pub fn remove(&mut self, c: Cell) {
         let i = c.as_index();
         self.0[i / 64] &= !(1 << (i % 64));
     }
     /// Union.
+    #[inline]
     pub fn union(&self, other: &Self) -> Self {
         CellSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
     }
     /// Intersection.
+    #[inline]
     pub fn intersection(&self, other: &Self) -> Self {
         CellSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
     }
     /// Difference.
+    #[inline]
     pub fn difference(&self, other: &Self) -> Self {
         CellSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
     }
+    /// Is every cell of `self` in `other`?
+    #[inline]
+    pub fn is_subset(&self, other: &Self) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a & !b == 0)
+    }
     /// Do the sets share a cell?
+    #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
     /// The cells in ascending order.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
@@ -209,5 +236,18 @@ mod tests {
         );
         assert_eq!(CellSet::first_n(81).len(), 81);
         assert_eq!(CellSet::first_n(256).len(), 256);
+    }
+
+    #[test]
+    fn cell_set_words_and_subsets() {
+        let s: CellSet = [1u8, 64, 200].into_iter().map(Cell::new).collect();
+        assert_eq!(s.words(), &[1 << 1, 1, 0, 1 << (200 - 192)]);
+        assert_eq!(CellSet::from_words(*s.words()), s);
+        assert!(s.is_subset(&CellSet::first_n(201)));
+        assert!(!s.is_subset(&CellSet::first_n(200)));
+        assert!(CellSet::EMPTY.is_subset(&s));
+        let mut t = s;
+        t.remove(Cell::new(64));
+        assert!(t.is_subset(&s) && !s.is_subset(&t));
     }
 }

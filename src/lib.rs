@@ -1,7 +1,8 @@
 //! sudoku-press: bulk generation of unique Killer Sudoku (and plain and jigsaw Sudoku) puzzles.
 //!
-//! Three floors (see README): the pure core (`geometry` .. `rating`), the library adapters
-//! (`format`, `settings`, `store`, `export`, `pipeline`), and the thin binary in `src/cli/`.
+//! Three floors (see README, "How it is built"): the pure core (geometry, grids, cages, the
+//! solver, generator, grader and the print display lists), the library adapters (`format`,
+//! `export`, `render`, `settings`, `store`, `pipeline`, `feed`), and the thin binary in `src/cli/`.
 //!
 //! Generate one puzzle (item 0 of seed 7) and check it with the solver:
 //!
@@ -23,12 +24,14 @@ pub mod bitset;
 pub mod cage;
 pub mod canonical;
 pub mod check;
+pub mod fingerprint;
 pub mod generator;
 pub mod geometry;
 pub mod grader;
 pub mod grid;
-pub mod layout;
+pub mod print;
 pub mod puzzle;
+pub mod shard;
 pub mod solver;
 pub mod transform;
 
@@ -36,11 +39,12 @@ pub mod transform;
 mod test_support;
 
 // Library adapters.
+pub mod atomic_file;
 pub mod export;
 pub mod feed;
 pub mod format;
-pub mod output;
 pub mod pipeline;
+pub mod play;
 pub mod render;
 pub mod settings;
 pub mod store;

@@ -5,11 +5,10 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use sudoku_press::layout::book::{
-    capitalised, gutter, layout_book, Answers, BookSettings, Entry, Section, Trim,
-};
-use sudoku_press::output::AtomicFile;
-use sudoku_press::render::write_pdf;
+use sudoku_press::atomic_file::AtomicFile;
+use sudoku_press::print::book::{capitalised, gutter, Answers, BookSettings, Entry, Section, Trim};
+use sudoku_press::render::write_book;
+use sudoku_press::settings::TomlError;
 use sudoku_press::store::{Query, Store, StoredPuzzle};
 
 /// Flags of `book`.
@@ -108,11 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("{}: cannot read the book spec", path.display()))?;
             toml::from_str::<Spec>(&text).map_err(|e| {
-                let line = e
-                    .span()
-                    .map(|s| format!(" line {}:", text[..s.start].matches('\n').count() + 1))
+                let error = TomlError::new(&text, &e);
+                let line = error
+                    .line()
+                    .map(|l| format!(" line {l}:"))
                     .unwrap_or_default();
-                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), e.message())
+                anyhow::anyhow!("{}:{line} bad book spec: {}", path.display(), error.message)
             })?
         }
         None => Spec::default(),
@@ -147,37 +147,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .collect(),
         })
         .collect();
-    let pages = layout_book(&settings, &sections)?;
-    let bytes = write_pdf(&pages, &settings.title)?;
+    let mut bytes = Vec::new();
+    let pages = write_book(&mut bytes, &settings, &sections)?;
     if let Some(channel) = &args.issue {
-        // Recorded before the PDF is renamed into place: a refusal leaves neither.
+        // The PDF is written and synced first, the rows recorded next, then the PDF renamed
+        // into place; a refusal or failure at any step leaves neither.
         let entries: Vec<(String, i64, i64)> = chosen
             .iter()
             .flat_map(|(title, puzzles)| puzzles.iter().map(move |p| (title.clone(), p.id)))
             .zip(1..)
             .map(|((title, id), n)| (title, id, n))
             .collect();
-        if let Err(refused) = store.issue_book(channel, &entries)? {
-            bail!(
-                "--issue {channel}: puzzle {} was issued before (by the feed or a book, or one equal to it); nothing was recorded or written",
-                refused.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
-            );
-        }
+        let ids: Vec<i64> = entries.iter().map(|e| e.1).collect();
+        let mut out = out;
+        out.write_all(&bytes).map_err(|e| out.write_error(e))?;
+        out.commit_recorded(
+            &mut store,
+            |store| match store.issue_book(channel, &entries)? {
+                Ok(()) => Ok(()),
+                Err(refused) => bail!(
+                    "--issue {channel}: puzzle {} was issued before (by the feed or a book, or one equal to it); nothing was recorded or written",
+                    refused.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            },
+            |store| Ok(store.withdraw_book(channel, &ids)?),
+        )?;
+    } else {
+        finish_output(out, &bytes)?;
     }
-    finish_output(out, &bytes)?;
     eprintln!(
         "wrote {}: {number} puzzles, {} pages ({}, {} a page, gutter {} in)",
         args.output.display(),
-        pages.len(),
+        pages,
         settings.trim.name,
         settings.per_page,
-        gutter(pages.len()) / 72.0
+        gutter(pages) / 72.0
     );
-    if pages.len() < 24 {
-        eprintln!(
-            "note: a KDP paperback needs at least 24 pages; this book has {}",
-            pages.len()
-        );
+    if pages < 24 {
+        eprintln!("note: a KDP paperback needs at least 24 pages; this book has {pages}");
     }
     Ok(())
 }

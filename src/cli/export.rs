@@ -3,8 +3,8 @@
 use anyhow::Context;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use sudoku_press::atomic_file::AtomicFile;
 use sudoku_press::export::{export, ExportFormat};
-use sudoku_press::output::AtomicFile;
 use sudoku_press::store::Store;
 
 /// Flags of `export`.
@@ -48,8 +48,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             // Written beside the target and renamed when complete: an error leaves no partial
             // file, and the database (by device and inode, so also a hard link) is never the target.
             let mut out = AtomicFile::create(&path, &[args.db.as_path()])?;
+            let left = match out.writes_through() {
+                true => "the export stopped part way",
+                false => "nothing was written",
+            };
             export(&store, args.format, &mut out)
-                .with_context(|| format!("{}: nothing was written", path.display()))?;
+                .with_context(|| format!("{}: {left}", path.display()))?;
             out.commit()?;
         }
         None => {

@@ -1,9 +1,10 @@
-//! `sudoku-press feed`: issue one day's puzzles by a schedule and write the day's files and the
-//! feed index; the nightly job.
+//! `sudoku-press feed`: issue one day's puzzles by a schedule and write the day's files, the
+//! archive and the feed index (the nightly job), or take an issued day back (`--withdraw`).
 
+use super::generate::regrade_meter;
 use anyhow::{bail, Context};
 use std::path::PathBuf;
-use sudoku_press::feed::{self, schedule, Date, FeedConfig, FeedReport};
+use sudoku_press::feed::{self, schedule, Date, FeedConfig, FeedReport, WithdrawReport};
 use sudoku_press::store::Store;
 
 /// Flags of `feed`.
@@ -13,8 +14,27 @@ pub struct Args {
     #[arg(long, default_value = "output/puzzles.db")]
     db: PathBuf,
     /// The day to issue, YYYY-MM-DD (a calendar day of the publisher; no clock is read).
+    #[arg(
+        long,
+        required_unless_present = "withdraw",
+        conflicts_with = "withdraw"
+    )]
+    date: Option<String>,
+    /// Take back an issued day, YYYY-MM-DD: recorded in the database (its puzzles are never
+    /// issued again), its page replaced by a "withdrawn" one, its JSON and PDF removed, and the
+    /// archive and feed rebuilt without it.
+    #[arg(long, value_name = "DATE")]
+    withdraw: Option<String>,
+    /// Issue a date more than 366 days after the newest issued day (or the series' first day).
     #[arg(long)]
-    date: String,
+    force: bool,
+    /// Where the output directory is published, e.g. https://puzzles.example.net/daily/ (feed.json
+    /// and rss.xml link there) [default: the schedule's base_url].
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// The feed's title, on every page and in the feed [default: the schedule's title].
+    #[arg(long)]
+    title: Option<String>,
     /// Where the day's files and the index go.
     #[arg(long, default_value = "output/feed")]
     out: PathBuf,
@@ -23,13 +43,15 @@ pub struct Args {
     #[arg(long, default_value = "daily", value_name = "daily|ramp|FILE")]
     schedule: String,
     /// First generate more puzzles for every slot whose pool would not last --stock-days days.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "withdraw")]
     generate: bool,
     /// The seed of the runs --generate makes [default: the date as YYYYMMDD].
     #[arg(long, requires = "generate")]
     seed: Option<u64>,
-    /// Days of stock --generate keeps ahead, and below which a warning is printed.
-    #[arg(long, default_value_t = 14)]
+    /// Days of stock --generate keeps ahead, and below which a warning is printed: 0 to 36500
+    /// (the stock count's horizon, 100 years).
+    #[arg(long, default_value_t = 14,
+          value_parser = clap::value_parser!(u64).range(0..=feed::STOCK_HORIZON))]
     stock_days: u64,
 }
 
@@ -49,10 +71,22 @@ fn load_schedule(name: &str) -> anyhow::Result<FeedConfig> {
 
 /// Run `feed`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Some(date) = Date::parse(&args.date) else {
-        bail!("--date {:?}: give a calendar date as YYYY-MM-DD", args.date);
+    let date = match (&args.date, &args.withdraw) {
+        (Some(text), _) => parse_date("--date", text)?,
+        (None, Some(text)) => parse_date("--withdraw", text)?,
+        (None, None) => bail!("give --date YYYY-MM-DD (or --withdraw YYYY-MM-DD)"),
     };
-    let config = load_schedule(&args.schedule)?;
+    let mut config = load_schedule(&args.schedule)?;
+    if let Some(url) = &args.base_url {
+        config
+            .set_base_url(url)
+            .map_err(|e| anyhow::anyhow!("--base-url {url:?}: {e}"))?;
+    }
+    if let Some(title) = &args.title {
+        config
+            .set_title(title)
+            .map_err(|e| anyhow::anyhow!("--title: {e}"))?;
+    }
     if !args.db.is_file() {
         bail!(
             "{}: no such database; make one with `sudoku-press generate --db {}`",
@@ -60,7 +94,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.db.display()
         );
     }
-    let mut store = Store::open_or_create(&args.db)?;
+    let mut store = Store::open_or_create_reporting(&args.db, &mut regrade_meter(&args.db))?;
+    if args.withdraw.is_some() {
+        let report = feed::withdraw_day(&mut store, &config, date, &args.out)?;
+        print_withdrawal(&config, &report);
+        warn_base_url(&config, &args);
+        return Ok(());
+    }
+    feed::check_date(&store, &config, date, args.force)?;
     if args.generate {
         let seed = args.seed.unwrap_or_else(|| date_seed(date));
         for line in
@@ -71,7 +112,54 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let report = feed::run_day(&mut store, &config, date, &args.out)?;
     print_report(&config, &report, args.stock_days);
+    warn_base_url(&config, &args);
     Ok(())
+}
+
+/// After a run that wrote the feed: say loudly when its base URL cannot be where it is read.
+/// A warning, not a refusal: the pages link to each other relatively and work from any folder,
+/// and trying the built-in schedules locally should not need an address first.
+fn warn_base_url(config: &FeedConfig, args: &Args) {
+    if let Some(problem) = schedule::base_url_problem(&config.base_url) {
+        let origin = match args.base_url {
+            Some(_) => "--base-url".to_string(),
+            None => format!("the base_url of schedule {}", args.schedule),
+        };
+        eprintln!(
+            "warning: {origin} {} {problem}: feed.json and rss.xml link there, so feed readers get dead links. Give --base-url https://YOUR.SITE/PATH/ (where the --out folder is published) or set base_url in a copy of the schedule.",
+            config.base_url
+        );
+    }
+}
+
+fn parse_date(flag: &str, text: &str) -> anyhow::Result<Date> {
+    Date::parse(text)
+        .with_context(|| format!("{flag} {text:?}: give a calendar date as YYYY-MM-DD"))
+}
+
+fn print_withdrawal(config: &FeedConfig, r: &WithdrawReport) {
+    match &r.before {
+        Some(at) => eprintln!(
+            "{} {}: already withdrawn at {at}; its files rewritten",
+            config.name, r.date
+        ),
+        None => {
+            let ids: Vec<String> = r.puzzles.iter().map(|p| p.puzzle.to_string()).collect();
+            eprintln!(
+                "{} {}: withdrawn; its {} puzzles (ids {}) stay used and are never issued again",
+                config.name,
+                r.date,
+                r.puzzles.len(),
+                ids.join(", ")
+            );
+        }
+    }
+    for file in &r.removed {
+        eprintln!("  removed {}", file.display());
+    }
+    for file in &r.files {
+        eprintln!("  wrote {}", file.display());
+    }
 }
 
 /// The date as the number YYYYMMDD.

@@ -1,20 +1,21 @@
 //! `sudoku-press generate`: settings from defaults, `--config` and flags, then the pipeline with a
 //! progress bar on stderr and a summary line per run.
 
+use crate::signals::INTERRUPTED;
 use anyhow::bail;
 use indicatif::{
     HumanCount, ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle,
 };
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use sudoku_press::generator::unique::SOLVER_NODE_BUDGET;
 use sudoku_press::generator::Variant;
 use sudoku_press::pipeline::{self, Event, RunSummary};
 use sudoku_press::settings::{self, Origin, Overrides, Plan, Settings};
-use sudoku_press::store::Store;
+use sudoku_press::store::{RegradeProgress, Store};
 
 /// Shown after `generate --help`: where the settings without a flag live.
 pub const AFTER_HELP: &str = "The [generator] settings that have no flag (cage_builder, \
@@ -25,9 +26,6 @@ every key with its default and range (config/default.toml, compiled in).
 Several generate commands may write one database at once: writers take turns per chunk, and two \
 processes running the same command share its work items. Ctrl-C stops after the items in hand; \
 run the same command again to continue.";
-
-/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
-const INTERRUPTED: u8 = 130;
 
 /// Flags of `generate`. Each overrides the key of the same name in `config/default.toml`.
 #[derive(clap::Args, Debug)]
@@ -98,10 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<std::process::ExitCode> {
         let origin = args.config.clone().map_or(Origin::Defaults, Origin::File);
         settings::select(batches, &overrides, &origin)?
     };
-    let stop = stop_on_ctrl_c();
+    let every = log_every()?;
+    let stop = crate::signals::graceful_stop();
     for plan in &plans {
-        let mut store = Store::open_or_create(&plan.db)?;
-        let meter = Meter::new(plan);
+        let mut store = Store::open_or_create_reporting(&plan.db, &mut regrade_meter(&plan.db))?;
+        let meter = Meter::new(plan, every);
         let summary = pipeline::run(&mut store, plan, &stop, |event| meter.on(event))?;
         drop(meter);
         if summary.stopped {
@@ -128,19 +127,22 @@ pub fn run(args: Args) -> anyhow::Result<std::process::ExitCode> {
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// A flag set by the first Ctrl-C (the run stops after the items in hand); a second one ends the
-/// process at once (committed chunks are safe either way).
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    // Without a handler (e.g. one is already installed) Ctrl-C simply ends the process.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            eprintln!("\nstopped; run the same command again to continue");
-            std::process::exit(i32::from(INTERRUPTED));
+/// Progress of the regrade done when a database graded by another grader version is opened
+/// for writing: a line on stderr every few seconds and when done.
+pub(super) fn regrade_meter(db: &std::path::Path) -> impl FnMut(RegradeProgress) + '_ {
+    let mut last: Option<Instant> = None;
+    move |p: RegradeProgress| {
+        if p.done < p.total && last.is_some_and(|t| t.elapsed() < Duration::from_secs(2)) {
+            return;
         }
-    });
-    stop
+        last = Some(Instant::now());
+        eprintln!(
+            "{}: grading rows graded by another grader version: {} of {}",
+            db.display(),
+            HumanCount(p.done),
+            HumanCount(p.total)
+        );
+    }
 }
 
 /// Progress: a bar on a terminal, otherwise a plain line every few seconds (cron, CI, log files).
@@ -160,18 +162,33 @@ struct Meter {
     tally: Mutex<String>,
 }
 
+/// The environment variable that sets how often a plain progress line is written.
+const PROGRESS_EVERY: &str = "SUDOKU_PRESS_PROGRESS_EVERY";
+/// Its largest value, in seconds (a day).
+const PROGRESS_EVERY_MAX: f64 = 86_400.0;
+
 /// How often a plain progress line is written when stderr is not a terminal: every 10 s, or every
-/// `SUDOKU_PRESS_PROGRESS_EVERY` seconds (0: at every item and commit).
-fn log_every() -> Duration {
-    std::env::var("SUDOKU_PRESS_PROGRESS_EVERY")
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map_or(Duration::from_secs(10), Duration::from_secs_f64)
+/// `SUDOKU_PRESS_PROGRESS_EVERY` seconds, 0 (at every item and commit) to 86400 (a day); unset
+/// or empty: the default. Anything else is refused with the variable named.
+fn log_every() -> anyhow::Result<Duration> {
+    let Some(raw) = std::env::var_os(PROGRESS_EVERY) else {
+        return Ok(Duration::from_secs(10));
+    };
+    let text = raw.to_string_lossy();
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Duration::from_secs(10));
+    }
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=PROGRESS_EVERY_MAX).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => bail!(
+            "{PROGRESS_EVERY}={text:?}: give seconds between progress lines, a number from 0 (every item) to {PROGRESS_EVERY_MAX} (a day), or unset it for every 10 s"
+        ),
+    }
 }
 
 impl Meter {
-    fn new(plan: &Plan) -> Meter {
+    fn new(plan: &Plan, every: Duration) -> Meter {
         let total = plan.shard.positions(plan.count);
         let terminal = std::io::stderr().is_terminal();
         let first = Arc::new(AtomicU64::new(0));
@@ -183,7 +200,7 @@ impl Meter {
         Meter {
             bar,
             log: (!terminal).then(|| Mutex::new(Instant::now())),
-            every: log_every(),
+            every,
             name: describe(plan),
             total,
             started: Instant::now(),

@@ -30,8 +30,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Err(_) => toml.to_string(),
     };
     let report = store::merge(&args.output, &args.inputs, &whole)?;
+    let issued = match report.issued {
+        0 => String::new(),
+        n => format!(", {n} issue record(s) of the feed and books"),
+    };
     eprintln!(
-        "merged {} run(s) from {} database(s): {} puzzles, {} duplicates across shards skipped -> {}",
+        "merged {} run(s) from {} database(s): {} puzzles, {} duplicates across shards skipped{issued} -> {}",
         report.runs,
         args.inputs.len(),
         report.puzzles,

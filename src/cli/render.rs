@@ -1,10 +1,12 @@
 //! `sudoku-press render`: one SVG per puzzle (and per solution) for web pages, drawn by the same
-//! code as the books.
+//! code as the books, or (`--format html`) one self-contained playable page per puzzle.
 
 use super::book::{finish_output, start_output};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
-use sudoku_press::render::{puzzle_picture, write_svg};
+use sudoku_press::play::write_store_pages;
+use sudoku_press::print::puzzle_picture;
+use sudoku_press::render::to_svg;
 use sudoku_press::store::Store;
 
 /// Flags of `render`.
@@ -13,10 +15,10 @@ pub struct Args {
     /// The database to read.
     #[arg(long, default_value = "output/puzzles.db")]
     db: PathBuf,
-    /// Output format (svg).
-    #[arg(long, value_parser = ["svg"], default_value = "svg")]
+    /// Output format: svg (a picture) or html (a playable page with hints and how it was made).
+    #[arg(long, value_parser = ["svg", "html"], default_value = "svg")]
     format: String,
-    /// Also write each solution as ID-solution.svg.
+    /// Also write each solution as ID-solution.svg (svg only).
     #[arg(long)]
     solution: bool,
     /// Shade cages with four light tones.
@@ -28,13 +30,16 @@ pub struct Args {
     /// The puzzle ids.
     #[arg(required = true, value_name = "ID")]
     ids: Vec<i64>,
-    /// The directory to write ID.svg files into (created if missing).
+    /// The directory to write ID.svg (or ID.html) files into (created if missing).
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
 }
 
 /// Run `render`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.format == "html" {
+        return run_html(&args);
+    }
     if !(10.0..=200.0).contains(&args.cell) {
         bail!("--cell {}: use a cell side from 10 to 200", args.cell);
     }
@@ -54,10 +59,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut files = Vec::new();
     for p in &puzzles {
         let picture = puzzle_picture(&p.puzzle, None, args.cell, args.shade);
-        files.push((format!("{}.svg", p.id), write_svg(&picture)));
+        files.push((format!("{}.svg", p.id), to_svg(&picture)));
         if args.solution {
             let picture = puzzle_picture(&p.puzzle, Some(&p.solution), args.cell, false);
-            files.push((format!("{}-solution.svg", p.id), write_svg(&picture)));
+            files.push((format!("{}-solution.svg", p.id), to_svg(&picture)));
         }
     }
     std::fs::create_dir_all(&args.output).with_context(|| {
@@ -73,6 +78,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     eprintln!(
         "wrote {} SVG files into {}",
         files.len(),
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// `render --format html`: the pages are made by the library, all or nothing.
+fn run_html(args: &Args) -> anyhow::Result<()> {
+    if args.solution || args.shade {
+        bail!("--solution and --shade apply to --format svg; the html page holds the solution and draws its own cages");
+    }
+    let written = write_store_pages(&args.db, &args.ids, &args.output)?;
+    eprintln!(
+        "wrote {} HTML pages into {}",
+        written.len(),
         args.output.display()
     );
     Ok(())

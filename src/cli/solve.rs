@@ -136,7 +136,7 @@ impl Printer<'_> {
                 eprintln!("line {line}: no solution: {}", reason_of(error))
             }
             Item::Entry(e)
-                if self.format == Format::Seed
+                if self.format == Format::CageList
                     && self.args.size.is_none()
                     && e.puzzle.size() != 9
                     && !self.noted =>
@@ -153,7 +153,7 @@ impl Printer<'_> {
         }
         match self.format {
             Format::Jsonl => self.print_json(out, item, answer)?,
-            Format::Seed => self.print_rows(out, answer)?,
+            Format::CageList => self.print_rows(out, answer)?,
             Format::Plain | Format::Sudocue => self.print_line(out, answer)?,
         }
         self.written += 1;

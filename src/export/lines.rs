@@ -1,8 +1,8 @@
-//! The frame of the one-line-a-puzzle exports: every stored puzzle, in id order, turned into one
-//! line by a format's function; a puzzle the format cannot hold stops the export with its id.
+//! The one-line-a-puzzle exports: every stored puzzle, in id order, turned into one line by its
+//! format's codec in `format/`; a puzzle the format cannot hold stops the export with its id.
 
 use super::ExportError;
-use crate::format::FormatError;
+use crate::format::{fpuzzles, ipuz, sudocue, sudokuwiki, FormatError};
 use crate::store::{Store, StoredPuzzle};
 use std::io::Write;
 
@@ -26,4 +26,45 @@ pub fn write_lines<W: Write>(
     })?;
     out.flush()?;
     Ok(written)
+}
+
+/// The f-puzzles JSON of a stored puzzle (with its solution), titled by [`title`].
+fn fpuzzles_json(p: &StoredPuzzle) -> Result<String, FormatError> {
+    fpuzzles::to_json(&p.puzzle, Some(&p.solution), &title(p))
+}
+
+/// Write every puzzle of `store` as one f-puzzles JSON line.
+pub fn write_fpuzzles<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, fpuzzles_json)
+}
+
+/// Write every puzzle of `store` as one SudokuPad link a line.
+pub fn write_sudokupad<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, |p| {
+        Ok(fpuzzles::sudokupad_link(&fpuzzles_json(p)?))
+    })
+}
+
+/// Write every puzzle of `store` as one f-puzzles link a line.
+pub fn write_fpuzzles_url<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, |p| {
+        Ok(fpuzzles::fpuzzles_link(&fpuzzles_json(p)?))
+    })
+}
+
+/// Write every puzzle of `store` as one SudokuWiki string a line.
+pub fn write_sudokuwiki<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, |p| sudokuwiki::to_string(&p.puzzle))
+}
+
+/// Write every puzzle of `store` as a `3x3::k:` code line (9x9 zero-given killers only).
+pub fn write_sudocue<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, |p| sudocue::to_code(&p.puzzle))
+}
+
+/// Write every puzzle of `store` (with its solution) as one ipuz object a line.
+pub fn write_ipuz<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, out, |p| {
+        Ok(ipuz::to_json(&p.puzzle, Some(&p.solution)))
+    })
 }

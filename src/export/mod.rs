@@ -1,27 +1,20 @@
-//! Exporters: stored puzzles streamed out as CSV or as the puzzle JSON lines of the data sets, and
-//! one line a puzzle in the formats of players' tools (f-puzzles, SudokuPad and f-puzzles links,
-//! SudokuWiki, SudoCue, ipuz).
+//! Exporters: stored puzzles streamed into any `Write` as CSV or as the puzzle JSON lines of the
+//! data sets, and one line a puzzle in the formats of players' tools (f-puzzles, SudokuPad and
+//! f-puzzles links, SudokuWiki, SudoCue, ipuz), each written by its codec in `format/`.
 //!
 //! All write rows in id order (work-item order) and hold one puzzle in memory at a time. None
 //! writes the generation time, so the same run always exports byte for byte the same text.
 
 mod csv;
-pub mod fpuzzles;
-pub mod ipuz;
 mod jsonl;
 mod lines;
-pub mod lzstring;
-mod sudocue;
-pub mod sudokuwiki;
-#[cfg(test)]
-mod worked;
 
 pub use self::csv::write_csv;
-pub use self::fpuzzles::{write_fpuzzles, write_fpuzzles_url, write_sudokupad};
-pub use self::ipuz::write_ipuz;
 pub use self::jsonl::write_jsonl;
-pub use self::sudocue::write_sudocue;
-pub use self::sudokuwiki::write_sudokuwiki;
+pub use self::lines::{
+    write_fpuzzles, write_fpuzzles_url, write_ipuz, write_sudocue, write_sudokupad,
+    write_sudokuwiki,
+};
 
 use crate::format::FormatError;
 use crate::store::{Store, StoreError};

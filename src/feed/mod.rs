@@ -1,18 +1,24 @@
 //! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issued` so
 //! none (nor any puzzle equal under the canonical form) is ever given out twice, and written as
-//! the day's JSON, HTML (with SVG pictures) and PDF plus a JSON Feed 1.1 and RSS 2.0 index of the recent days.
+//! the day's JSON, HTML (with SVG pictures) and PDF plus the archive `index.html` and a JSON
+//! Feed 1.1 and RSS 2.0 index of the recent days: a static site that works from any folder.
 //!
 //! A run is a pure function of (database, schedule, date): no clock is read, so re-running an
-//! issued date re-emits the same bytes, and an issued date is never drawn again. The index lists
-//! the `recent` newest issued days and is rewritten only by a run for the newest issued day.
+//! issued date re-emits the same bytes, and an issued date is never drawn again. Every run
+//! rebuilds the index and the neighbouring day pages from the database's issued days, under the
+//! database's write lock, so a run for any day (or for several at once) leaves it complete.
 
+mod archive;
 pub mod date;
 mod output;
+mod pages;
 pub mod schedule;
+mod site;
 pub mod top_up;
 
 pub use date::Date;
 pub use schedule::{FeedConfig, Slot};
+pub use site::{check_date, withdraw_day, WithdrawReport, MAX_DAYS_AHEAD};
 
 use crate::store::{DayIssue, IssueRequest, Issued, Store, StoreError, StoredPuzzle};
 use std::collections::BTreeMap;
@@ -53,14 +59,42 @@ pub enum FeedError {
     Render(String),
     /// An output file that cannot be written.
     #[error(transparent)]
-    Output(#[from] crate::output::OutputError),
+    Output(#[from] crate::atomic_file::AtomicFileError),
+    /// A date before the series' first day.
+    #[error("--date {date} is before the feed's first day {epoch} (feed.epoch of the schedule), where day numbers start at 1; give a later date or change feed.epoch")]
+    BeforeEpoch {
+        /// The date asked for.
+        date: Date,
+        /// The series' first day.
+        epoch: Date,
+    },
+    /// A new date far after the newest issued day (or the first day): a mistyped year?
+    #[error("--date {date} is {days} days after {reference} ({what}), more than {MAX_DAYS_AHEAD}: a mistyped date? Nothing was issued; pass --force to issue it anyway")]
+    FarAhead {
+        /// The date asked for.
+        date: Date,
+        /// The day it is measured from.
+        reference: Date,
+        /// What `reference` is.
+        what: &'static str,
+        /// Days from `reference` to `date`.
+        days: i64,
+    },
+    /// `--withdraw` of a day that was never issued.
+    #[error("--withdraw {date}: feed {feed:?} issued nothing on that day; nothing was changed")]
+    NotIssued {
+        /// The date.
+        date: Date,
+        /// The feed's name.
+        feed: String,
+    },
     /// An output directory that cannot be written.
-    #[error("{path}: cannot write ({source}); choose another --out or fix its permissions")]
+    #[error("{path}: cannot write ({cause}); choose another --out or fix its permissions")]
     Write {
         /// The file or directory.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (in the message, not a separate source, so it is printed once).
+        cause: std::io::Error,
     },
 }
 
@@ -146,12 +180,7 @@ pub fn run_day(
         .ne(requests.iter().map(|r| &r.slot));
     let puzzles = load(store, date, rows)?;
     let mut files = output::write_day(out, config, date, &puzzles, &[store.path()])?;
-    // The index shows the newest days up to the newest issued one; re-running an older day
-    // leaves it alone (rewriting it as of that day would drop the days after it).
-    let newest = store.issued_dates(&config.name, "9999-12-31", 1)?;
-    if newest.first() == Some(&day) {
-        files.extend(output::write_index(store, out, config, date)?);
-    }
+    files.extend(store.with_write_lock(|store| site::write_site(store, config, date, out))?);
     let stock = stock(store, config)?;
     let days_left = days_left(config, date, &stock);
     Ok(FeedReport {

@@ -1,21 +1,23 @@
-//! The feed's files: `<date>.json` (for apps), `<date>.html` (a page with the puzzles drawn as
-//! SVG, their links and solutions), `<date>.pdf` (the day printable, with answers), and the index of the recent days, `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0).
+//! The feed's files: `<date>.json` (for apps), `<date>.html` (the day page: the puzzles drawn as
+//! SVG, their links and solutions, the previous and next days), `<date>.pdf` (the day printable,
+//! with answers), the archive `index.html` (every issued day) and the feed of the recent days,
+//! `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0); pages come from `pages`' templates.
 //! Each file is written to a temporary name in the same directory and renamed into place, so a
 //! reader sees the old file or the new one, never half of one. Nothing in them depends on the clock.
 
 use super::date::Date;
+use super::pages::{self, DayView, PuzzleView};
 use super::{DayPuzzle, FeedConfig, FeedError};
-use crate::export::fpuzzles;
+use crate::atomic_file::{check_dir_writable, replace_file};
+use crate::format::fpuzzles;
 use crate::format::jsonl::to_object;
-use crate::layout::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
-use crate::output::AtomicFile;
-use crate::render::{book_pdf, puzzle_picture, write_svg};
-use crate::store::{Store, StoreError};
+use crate::print::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
+use crate::print::puzzle_picture;
+use crate::render::{to_svg, write_book};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const WEEKDAY_NAMES: [&str; 7] = [
+pub(super) const WEEKDAY_NAMES: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",
@@ -26,43 +28,27 @@ const WEEKDAY_NAMES: [&str; 7] = [
 ];
 
 fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> FeedError + '_ {
-    move |source| FeedError::Write {
+    move |cause| FeedError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     }
 }
 
-/// Create the output directory and check that it takes files (before anything is issued).
+/// Create the output directory and check that it takes files (before anything is issued), with
+/// a probe that never follows a symlink planted in the directory.
 pub fn prepare_dir(dir: &Path) -> Result<(), FeedError> {
     std::fs::create_dir_all(dir).map_err(write_error(dir))?;
-    let probe = dir.join(format!(".feed-probe-{}", std::process::id()));
-    std::fs::File::create(&probe).map_err(write_error(dir))?;
-    std::fs::remove_file(&probe).map_err(write_error(dir))
+    check_dir_writable(dir).map_err(write_error(dir))
 }
 
-/// Write `bytes` to `path` through a temporary file in the same directory and a rename
-/// (`output::AtomicFile`); `protected` (the database) is never overwritten.
-pub fn write_atomic(path: &Path, bytes: &[u8], protected: &[&Path]) -> Result<PathBuf, FeedError> {
-    let mut file = AtomicFile::create(path, protected)?;
-    file.write_all(bytes).map_err(|e| file.write_error(e))?;
-    file.commit()?;
-    Ok(path.to_path_buf())
-}
-
-/// `&`, `<`, `>`, `"` and `'` escaped for HTML and XML text and attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(ch),
-        }
-    }
-    out
+/// Write `bytes` to `path` through the one atomic writer; `protected` (the database) is never
+/// overwritten.
+pub(super) fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    protected: &[&Path],
+) -> Result<PathBuf, FeedError> {
+    Ok(replace_file(path, bytes, protected)?)
 }
 
 /// The id of a day's puzzle, stable for all time: `<date>-<slot>-<position>`.
@@ -77,16 +63,23 @@ fn fpuzzles_json(config: &FeedConfig, p: &DayPuzzle) -> String {
     fpuzzles::to_json(&p.stored.puzzle, Some(&p.stored.solution), &title).unwrap_or_default()
 }
 
-/// The links of a day's puzzle (none for sizes f-puzzles lacks).
-fn links(config: &FeedConfig, p: &DayPuzzle) -> Value {
+/// The SudokuPad and f-puzzles links of a day's puzzle (none for sizes f-puzzles lacks).
+fn link_pair(config: &FeedConfig, p: &DayPuzzle) -> Option<(String, String)> {
     let json = fpuzzles_json(config, p);
-    if json.is_empty() {
-        return json!({});
-    }
-    json!({
-        "sudokupad": fpuzzles::sudokupad_link(&json),
-        "fpuzzles": fpuzzles::fpuzzles_link(&json),
+    (!json.is_empty()).then(|| {
+        (
+            fpuzzles::sudokupad_link(&json),
+            fpuzzles::fpuzzles_link(&json),
+        )
     })
+}
+
+/// The links of a day's puzzle as the day's JSON gives them.
+fn links(config: &FeedConfig, p: &DayPuzzle) -> Value {
+    match link_pair(config, p) {
+        Some((pad, fp)) => json!({"sudokupad": pad, "fpuzzles": fp}),
+        None => json!({}),
+    }
 }
 
 /// The day's JSON: `date`, `number`, and `puzzles` with `id`, `level`, `puzzle`, `solution`, `links`.
@@ -151,45 +144,66 @@ fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     )
 }
 
-/// The day's HTML page: each puzzle with its links, the solution folded away.
-pub fn day_html(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
-    let title = day_title(config, date, puzzles);
-    let mut html = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{t}</title>\n\
-         <link rel=\"alternate\" type=\"application/feed+json\" href=\"feed.json\">\n\
-         <link rel=\"alternate\" type=\"application/rss+xml\" href=\"rss.xml\">\n\
-         <style>body{{font-family:sans-serif;max-width:40em;margin:auto}}svg{{max-width:100%;height:auto}}</style>\n\
-         </head>\n<body>\n<h1>{t}</h1>\n",
-        t = escape(&title)
-    );
-    for p in puzzles {
-        let s = &p.stored;
-        let n = s.puzzle.size();
-        html.push_str(&format!(
-            "<section id=\"{id}\">\n<h2>{variant} {n}x{n} · {level}</h2>\n",
-            id = escape(&puzzle_id(p, date)),
-            variant = escape(&s.variant),
-            level = escape(&s.level),
-        ));
-        html.push_str(&write_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)));
-        let links = links(config, p);
-        if let (Some(pad), Some(fp)) = (links["sudokupad"].as_str(), links["fpuzzles"].as_str()) {
-            html.push_str(&format!(
-                "<p><a href=\"{}\">Play in SudokuPad</a> · <a href=\"{}\">Open in f-puzzles</a></p>\n",
-                escape(pad),
-                escape(fp)
-            ));
-        }
-        html.push_str(&format!(
-            "<details><summary>Solution</summary>\n{}<pre>{}</pre></details>\n</section>\n",
-            write_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
-            solution_text(p)
-        ));
+/// A day's puzzle as a feed item shows it: its heading and links, no pictures.
+pub(super) fn item_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
+    let n = p.stored.puzzle.size();
+    let (sudokupad, fpuzzles) = link_pair(config, p).unzip();
+    PuzzleView {
+        id: puzzle_id(p, date),
+        heading: format!("{} {n}x{n} · {}", p.stored.variant, p.stored.level),
+        sudokupad,
+        fpuzzles,
+        ..PuzzleView::default()
     }
-    html.push_str(&format!(
-        "<p><a href=\"{date}.json\">This day as JSON</a></p>\n</body>\n</html>\n"
-    ));
-    html
+}
+
+/// A day's puzzle as the day page shows it: drawn, with its links and solution.
+fn puzzle_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
+    let s = &p.stored;
+    PuzzleView {
+        picture: to_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)),
+        solution_picture: to_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
+        solution_text: solution_text(p),
+        ..item_view(config, date, p)
+    }
+}
+
+/// The issued days before and after a day (the day page's links).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Neighbours {
+    /// The issued day before.
+    pub prev: Option<String>,
+    /// The issued day after.
+    pub next: Option<String>,
+}
+
+/// The day's HTML page: each puzzle with its links, the solution folded away, links to the
+/// previous and next issued days, the archive and the day's PDF.
+// The seam for the player: once play-page's `play::store_player(store, row)` and
+// `play::write_page(w, &players, &PageInfo)` are on main, `site::write_page` (which has the store)
+// builds one player per puzzle and this function passes them to `write_page` with `PageInfo`
+// links to `prev`, `next`, `index.html` and `<date>.pdf` (relative), instead of the pictures.
+pub fn day_html(
+    config: &FeedConfig,
+    date: Date,
+    puzzles: &[DayPuzzle],
+    around: &Neighbours,
+) -> Result<String, FeedError> {
+    let view = DayView {
+        title: day_title(config, date, puzzles),
+        date: date.to_string(),
+        prev: around.prev.clone(),
+        next: around.next.clone(),
+        puzzles: puzzles
+            .iter()
+            .map(|p| puzzle_view(config, date, p))
+            .collect(),
+    };
+    pages::day_page(&view).map_err(template_error)
+}
+
+pub(super) fn template_error(e: pages::TemplateError) -> FeedError {
+    FeedError::Render(format!("a page template failed: {e}"))
 }
 
 /// The day as a printable PDF (8.5x11 in, as many puzzles a page as stay readable, answers at
@@ -225,15 +239,16 @@ pub fn day_pdf(
             shade: false,
             answers: Answers::End,
         };
-        match book_pdf(&settings, &sections) {
-            Ok(bytes) => return Ok(bytes),
+        let mut bytes = Vec::new();
+        match write_book(&mut bytes, &settings, &sections) {
+            Ok(_) => return Ok(bytes),
             Err(e) => last = e.to_string(),
         }
     }
     Err(FeedError::Render(last))
 }
 
-/// Write the day's JSON, HTML and PDF; returns the paths.
+/// Write the day's JSON and PDF (the files that depend on the day alone); returns the paths.
 pub fn write_day(
     out: &Path,
     config: &FeedConfig,
@@ -244,17 +259,12 @@ pub fn write_day(
     let mut json = day_json(config, date, puzzles).to_string();
     json.push('\n');
     Ok(vec![
-        write_atomic(
+        write_file(
             &out.join(format!("{date}.json")),
             json.as_bytes(),
             protected,
         )?,
-        write_atomic(
-            &out.join(format!("{date}.html")),
-            day_html(config, date, puzzles).as_bytes(),
-            protected,
-        )?,
-        write_atomic(
+        write_file(
             &out.join(format!("{date}.pdf")),
             &day_pdf(config, date, puzzles)?,
             protected,
@@ -262,114 +272,48 @@ pub fn write_day(
     ])
 }
 
-/// One index entry: a day and what it held.
-struct Entry {
-    date: Date,
-    number: i64,
-    slots: Vec<String>,
-}
-
-impl Entry {
-    fn title(&self, config: &FeedConfig) -> String {
-        let day = WEEKDAY_NAMES[self.date.weekday()];
-        format!("{} #{} — {day} {}", config.title, self.number, self.date)
-    }
-    fn id(&self, config: &FeedConfig) -> String {
-        format!("sudoku-press:{}:{}", config.name, self.date)
-    }
-    fn url(&self, config: &FeedConfig) -> String {
-        format!("{}{}.html", config.base_url, self.date)
-    }
-    fn summary(&self) -> String {
-        format!("Puzzles: {}.", self.slots.join(", "))
-    }
-}
-
-fn entries(store: &Store, config: &FeedConfig, last: Date) -> Result<Vec<Entry>, StoreError> {
-    let dates = store.issued_dates(&config.name, &last.to_string(), config.recent)?;
-    dates
-        .iter()
-        .filter_map(|d| Date::parse(d))
-        .map(|date| {
-            let rows = store.issued_on(&config.name, &date.to_string())?;
-            Ok(Entry {
-                date,
-                number: rows.first().map_or(config.number(date), |r| r.number),
-                slots: rows.into_iter().map(|r| r.slot).collect(),
-            })
-        })
-        .collect()
-}
-
-/// JSON Feed 1.1 of the recent days (newest first).
-fn json_feed(config: &FeedConfig, entries: &[Entry]) -> Value {
-    let items: Vec<Value> = entries
-        .iter()
-        .map(|e| {
-            let url = e.url(config);
-            json!({
-                "id": e.id(config),
-                "url": url,
-                "title": e.title(config),
-                "content_html": format!("<p>{}</p><p><a href=\"{}\">Play</a></p>", escape(&e.summary()), escape(&url)),
-                "date_published": format!("{}T00:00:00Z", e.date),
-                "tags": e.slots,
-                "_sudoku_press": {"date": e.date.to_string(), "number": e.number, "json": format!("{}.json", e.date)},
-            })
-        })
-        .collect();
-    json!({
-        "version": "https://jsonfeed.org/version/1.1",
-        "title": config.title,
-        "home_page_url": config.base_url,
-        "feed_url": format!("{}feed.json", config.base_url),
-        "items": items,
-    })
-}
-
-/// RSS 2.0 of the recent days (newest first).
-fn rss(config: &FeedConfig, entries: &[Entry]) -> String {
-    let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\">\n<channel>\n\
-         <title>{}</title>\n<link>{}</link>\n<description>{}</description>\n",
-        escape(&config.title),
-        escape(&config.base_url),
-        escape(&format!("{}: a new puzzle page every day", config.title)),
-    );
-    for e in entries {
-        xml.push_str(&format!(
-            "<item>\n<title>{}</title>\n<link>{}</link>\n<description>{}</description>\n\
-             <guid isPermaLink=\"false\">{}</guid>\n<pubDate>{}</pubDate>\n</item>\n",
-            escape(&e.title(config)),
-            escape(&e.url(config)),
-            escape(&e.summary()),
-            escape(&e.id(config)),
-            e.date.rfc822(),
-        ));
-    }
-    xml.push_str("</channel>\n</rss>\n");
-    xml
-}
-
-/// Write `feed.json` and `rss.xml`: the latest `config.recent` issued days up to `last`.
-pub fn write_index(
-    store: &Store,
+/// Write the day page `<date>.html`, linked to its neighbours among the issued days.
+pub fn write_day_page(
     out: &Path,
     config: &FeedConfig,
-    last: Date,
-) -> Result<Vec<PathBuf>, FeedError> {
-    let entries = entries(store, config, last)?;
-    let protected = [store.path()];
-    let mut feed = serde_json::to_string_pretty(&json_feed(config, &entries)).unwrap_or_default();
-    feed.push('\n');
-    Ok(vec![
-        write_atomic(&out.join("feed.json"), feed.as_bytes(), &protected)?,
-        write_atomic(
-            &out.join("rss.xml"),
-            rss(config, &entries).as_bytes(),
-            &protected,
-        )?,
-    ])
+    date: Date,
+    puzzles: &[DayPuzzle],
+    around: &Neighbours,
+    protected: &[&Path],
+) -> Result<PathBuf, FeedError> {
+    let html = day_html(config, date, puzzles, around)?;
+    write_file(
+        &out.join(format!("{date}.html")),
+        html.as_bytes(),
+        protected,
+    )
+}
+
+/// Replace a withdrawn day's page by one that says so, and remove its JSON and PDF; returns
+/// the page and the files removed.
+pub fn write_withdrawn(
+    out: &Path,
+    config: &FeedConfig,
+    date: Date,
+    protected: &[&Path],
+) -> Result<(PathBuf, Vec<PathBuf>), FeedError> {
+    let title = format!("{} — {date} withdrawn", config.title);
+    let html = pages::withdrawn_page(&title, &date.to_string()).map_err(template_error)?;
+    let page = write_file(
+        &out.join(format!("{date}.html")),
+        html.as_bytes(),
+        protected,
+    )?;
+    let mut removed = Vec::new();
+    for ext in ["json", "pdf"] {
+        let path = out.join(format!("{date}.{ext}"));
+        match std::fs::remove_file(&path) {
+            Ok(()) => removed.push(path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(write_error(&path)(e)),
+        }
+    }
+    Ok((page, removed))
 }
 
 #[cfg(test)]
@@ -377,28 +321,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            escape(r#"<a href="x">&'"#),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
-
-    #[test]
     fn atomic_write_replaces_whole_files_and_leaves_no_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
-        write_atomic(&path, b"one", &[]).unwrap();
-        write_atomic(&path, b"two", &[]).unwrap();
+        write_file(&path, b"one", &[]).unwrap();
+        write_file(&path, b"two", &[]).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         let missing = dir.path().join("no/such/dir/b.json");
         assert!(matches!(
-            write_atomic(&missing, b"x", &[]),
+            write_file(&missing, b"x", &[]),
             Err(FeedError::Output(_))
         ));
         assert!(matches!(
-            write_atomic(&path, b"x", &[path.as_path()]),
+            write_file(&path, b"x", &[path.as_path()]),
             Err(FeedError::Output(_))
         ));
     }

@@ -107,7 +107,8 @@ fn default_recent() -> usize {
 impl FeedConfig {
     /// Parse a feed TOML text; errors say which key is wrong and how to fix it.
     pub fn parse(text: &str) -> Result<FeedConfig, String> {
-        let raw: Raw = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let raw: Raw = toml::from_str(text)
+            .map_err(|e| crate::settings::TomlError::new(text, &e).to_string())?;
         let epoch = Date::parse(&raw.feed.epoch)
             .ok_or_else(|| format!("feed.epoch {:?}: use a date YYYY-MM-DD", raw.feed.epoch))?;
         for key in raw.schedule.keys() {
@@ -137,21 +138,32 @@ impl FeedConfig {
                 ));
             }
         }
-        let mut base_url = raw.feed.base_url;
-        if !base_url.ends_with('/') {
-            base_url.push('/');
-        }
+        let base_url =
+            normalize_base_url(&raw.feed.base_url).map_err(|e| format!("feed.base_url: {e}"))?;
+        let title = check_title(&raw.feed.title).map_err(|e| format!("feed.title: {e}"))?;
         if raw.feed.recent == 0 {
             return Err("feed.recent must be at least 1".into());
         }
         Ok(FeedConfig {
             name: raw.feed.name,
-            title: raw.feed.title,
+            title,
             base_url,
             epoch,
             recent: raw.feed.recent,
             days,
         })
+    }
+
+    /// Publish at `url` instead (`http://` or `https://` and a host; a `/` is added at the end).
+    pub fn set_base_url(&mut self, url: &str) -> Result<(), String> {
+        self.base_url = normalize_base_url(url)?;
+        Ok(())
+    }
+
+    /// Title the feed `title` instead (1 to 200 characters, no control characters).
+    pub fn set_title(&mut self, title: &str) -> Result<(), String> {
+        self.title = check_title(title)?;
+        Ok(())
     }
 
     /// The slots of a date.
@@ -163,6 +175,60 @@ impl FeedConfig {
     pub fn number(&self, date: Date) -> i64 {
         date.days_since(self.epoch) + 1
     }
+}
+
+/// `url` as a base URL: `http://` or `https://`, a host, no spaces; ends with `/`.
+fn normalize_base_url(url: &str) -> Result<String, String> {
+    let how = "give the address the output folder is published at, e.g. https://puzzles.example.net/daily/";
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{url:?} is not an http:// or https:// address; {how}"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{url:?} has no host or has spaces; {how}"));
+    }
+    let mut url = url.to_string();
+    if !url.ends_with('/') {
+        url.push('/');
+    }
+    Ok(url)
+}
+
+/// `title` if it is 1 to 200 characters without control characters.
+fn check_title(title: &str) -> Result<String, String> {
+    let n = title.chars().count();
+    if title.trim().is_empty() || n > 200 || title.chars().any(char::is_control) {
+        return Err(format!(
+            "{title:?}: give 1 to 200 characters without line breaks or control characters"
+        ));
+    }
+    Ok(title.to_string())
+}
+
+/// Why `base_url` cannot be where a feed is published, if it cannot: a placeholder domain
+/// (example.org, .com, .net and their subdomains, RFC 2606) or this machine (localhost,
+/// 127.x.x.x, [::1]), which no feed reader elsewhere can reach.
+pub fn base_url_problem(base_url: &str) -> Option<&'static str> {
+    let rest = base_url.split_once("://").map_or(base_url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit('@').next().unwrap_or_default();
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host.split(':').next().unwrap_or_default(),
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let under = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+    if ["example.org", "example.com", "example.net", "example"]
+        .iter()
+        .any(|d| under(d))
+    {
+        return Some("is a placeholder (example.org, .com and .net are reserved for examples)");
+    }
+    if under("localhost") || host.starts_with("127.") || host == "::1" || host == "0.0.0.0" {
+        return Some("is this machine (localhost), which no feed reader elsewhere can reach");
+    }
+    None
 }
 
 #[cfg(test)]
@@ -199,12 +265,76 @@ mod tests {
         ] {
             assert!(Slot::parse(bad).unwrap_err().contains(want), "{bad}");
         }
-        let head = "[feed]\nname='d'\ntitle='t'\nbase_url='u'\nepoch='2026-01-01'\n[schedule]\n";
+        let head = "[feed]\nname='d'\ntitle='t'\nbase_url='https://p.test/u'\nepoch='2026-01-01'\n[schedule]\n";
         let err = |body: &str| FeedConfig::parse(&format!("{head}{body}")).unwrap_err();
         assert!(err("mon = ['killer-9-easy']").contains("no puzzle on tue"));
         assert!(err("all = ['killer-9-easy']\nmonday = []").contains("schedule.monday"));
         let ok = FeedConfig::parse(&format!("{head}all = ['killer-9-easy']")).unwrap();
-        assert_eq!((ok.base_url.as_str(), ok.recent), ("u/", 30));
+        assert_eq!((ok.base_url.as_str(), ok.recent), ("https://p.test/u/", 30));
         assert_eq!(ok.number(Date::parse("2026-01-03").unwrap()), 3);
+        let bad_url = FeedConfig::parse(&format!(
+            "{}all = ['killer-9-easy']",
+            head.replace("https://p.test/u", "u")
+        ))
+        .unwrap_err();
+        assert!(
+            bad_url.contains("feed.base_url: \"u\" is not an http"),
+            "{bad_url}"
+        );
+        let bad_title = FeedConfig::parse(&format!(
+            "{}all = ['killer-9-easy']",
+            head.replace("'t'", "''")
+        ))
+        .unwrap_err();
+        assert!(bad_title.contains("feed.title"), "{bad_title}");
+    }
+
+    #[test]
+    fn base_url_and_title_overrides_are_checked() {
+        let mut config = FeedConfig::parse(DAILY).unwrap();
+        config.set_base_url("https://puzzles.test/daily").unwrap();
+        assert_eq!(config.base_url, "https://puzzles.test/daily/");
+        for bad in [
+            "puzzles.test/daily",
+            "https://",
+            "https:///x",
+            "https://a b/",
+            "ftp://x/",
+        ] {
+            assert!(config.set_base_url(bad).is_err(), "{bad}");
+        }
+        config.set_title("Killer <of> the Day").unwrap();
+        assert_eq!(config.title, "Killer <of> the Day");
+        for bad in ["", "  ", "a\nb", &"x".repeat(201)] {
+            assert!(config.set_title(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn placeholder_and_local_base_urls_are_named() {
+        for url in [
+            "https://example.org/sudoku/",
+            "http://www.example.com/",
+            "https://EXAMPLE.NET./x/",
+            "http://localhost:8000/",
+            "http://127.0.0.1/feed/",
+            "http://[::1]:80/",
+            "https://user@example.org/",
+        ] {
+            assert!(base_url_problem(url).is_some(), "{url}");
+        }
+        for url in [
+            "https://puzzles.test/",
+            "https://example.organic.com/",
+            "https://notexample.org/",
+            "https://sudoku.localhosting.net/",
+        ] {
+            assert_eq!(base_url_problem(url), None, "{url}");
+        }
+        let daily = FeedConfig::parse(DAILY).unwrap();
+        assert!(
+            base_url_problem(&daily.base_url).is_some(),
+            "the preset says to change it"
+        );
     }
 }

@@ -1,20 +1,25 @@
-//! Puzzle file formats: detection, a streaming reader of entries, and one module per format.
+//! Puzzle text formats, one module per format holding both directions (the reader and the
+//! writer of one puzzle), and the streaming reader of the four input formats (`Format`: cage
+//! list, plain, JSON lines, SudoCue) with their detection. f-puzzles, SudokuWiki and ipuz are
+//! written by `export` and read back by tests and other tools; `rows` is the solution grid.
 
+pub mod cage_list;
 pub mod error;
+pub mod fpuzzles;
+pub mod ipuz;
 pub mod jsonl;
 pub mod lines;
+pub mod lzstring;
 pub mod plain;
-pub mod raw_object;
 pub mod rows;
-pub mod seed;
 pub mod sudocue;
+pub mod sudokuwiki;
+#[cfg(test)]
+mod worked;
 
 pub use error::{ErrorKind, FormatError};
-pub use jsonl::{write_jsonl, Object, RawObject};
-pub use plain::write_plain;
+pub use jsonl::{Object, RawObject};
 pub use rows::{read_grid, write_rows};
-pub use seed::write_seed;
-pub use sudocue::write_sudocue;
 
 use crate::geometry::Geometry;
 use crate::grid::Grid;
@@ -28,8 +33,9 @@ pub const SIZES: [usize; 6] = [4, 6, 8, 9, 12, 16];
 /// A puzzle file format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// The source documents' killer text: cage count, then "cells sum" and "row col" lines.
-    Seed,
+    /// The cage list of the source documents (`seed` on the command line): cage count, then
+    /// "cells sum" and "row col" lines.
+    CageList,
     /// N² characters a line, `.` or `0` empty.
     Plain,
     /// One puzzle JSON object a line.
@@ -40,12 +46,17 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order `--format` lists them.
-    pub const ALL: [Format; 4] = [Format::Seed, Format::Plain, Format::Jsonl, Format::Sudocue];
+    pub const ALL: [Format; 4] = [
+        Format::CageList,
+        Format::Plain,
+        Format::Jsonl,
+        Format::Sudocue,
+    ];
 
     /// The format's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            Format::Seed => "seed",
+            Format::CageList => "seed",
             Format::Plain => "plain",
             Format::Jsonl => "jsonl",
             Format::Sudocue => "sudocue",
@@ -80,12 +91,12 @@ pub fn detect(first_line: &str) -> Option<Format> {
         Some(Format::Sudocue)
     } else if is_plain(text) && plain::size_of_len(text.len()).is_some() {
         Some(Format::Plain)
-    } else if seed::strip_comment(text)
+    } else if cage_list::strip_comment(text)
         .bytes()
         .all(|b| b.is_ascii_digit())
     {
-        // A lone whole number: the seed format's cage count.
-        Some(Format::Seed)
+        // A lone whole number: a cage list's cage count.
+        Some(Format::CageList)
     } else if is_plain(text) {
         // Plain characters of the wrong length: let the plain reader say what is wrong.
         Some(Format::Plain)
@@ -146,7 +157,7 @@ pub fn is_content(text: &str) -> bool {
         Some(b'/' | b'#') => {}
         Some(_) => return true,
     }
-    let text = seed::strip_comment(text);
+    let text = cage_list::strip_comment(text);
     !text.is_empty() && !text.starts_with('#')
 }
 
@@ -173,8 +184,8 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
-    /// Read seed-format puzzles on a grid of side `size` instead of inferring it from the cages
-    /// (the format has no size field). Other formats carry their size and ignore this.
+    /// Read cage lists (`--format seed`) on a grid of side `size` instead of inferring it from the
+    /// cages (the format has no size field). Other formats carry their size and ignore this.
     pub fn with_size(mut self, size: Option<usize>) -> Self {
         self.size = size;
         self
@@ -204,7 +215,7 @@ impl<R: BufRead> Reader<R> {
             object: None,
         };
         let entry = match self.format {
-            Format::Seed => single(seed::parse_sized(line, &mut self.lines, self.size)?),
+            Format::CageList => single(cage_list::parse_sized(line, &mut self.lines, self.size)?),
             Format::Sudocue => single(sudocue::parse_line(&line.text, number)?),
             Format::Plain => single(plain::parse_line(&line.text, number)?),
             Format::Jsonl => {
@@ -264,20 +275,17 @@ impl<R: BufRead> Iterator for Reader<R> {
 }
 
 /// Write one puzzle in `format`: the plain string of its givens, its JSON line, its killer code,
-/// or its seed text. Fails when the format cannot hold the puzzle (see each module).
+/// or its cage list. Fails when the format cannot hold the puzzle (see each module).
 pub fn write_puzzle<W: std::io::Write>(
     out: &mut W,
     puzzle: &Puzzle,
     format: Format,
 ) -> Result<(), FormatError> {
     match format {
-        Format::Seed => write_seed(out, puzzle),
-        Format::Sudocue => write_sudocue(out, puzzle),
-        Format::Jsonl => Ok(write_jsonl(out, puzzle, None)?),
-        Format::Plain => {
-            plain::check_representable(puzzle)?;
-            Ok(write_plain(out, puzzle.givens())?)
-        }
+        Format::CageList => cage_list::write_puzzle(out, puzzle),
+        Format::Sudocue => sudocue::write_puzzle(out, puzzle),
+        Format::Jsonl => Ok(jsonl::write_puzzle(out, puzzle, None)?),
+        Format::Plain => plain::write_puzzle(out, puzzle),
     }
 }
 

@@ -72,9 +72,11 @@ pub fn to_plain(grid: &Grid) -> String {
     grid.values().iter().map(|&v| value_char(v)).collect()
 }
 
-/// Write a grid as one plain line.
-pub fn write_plain<W: Write>(out: &mut W, grid: &Grid) -> std::io::Result<()> {
-    writeln!(out, "{}", to_plain(grid))
+/// Write a puzzle's givens as one plain line (see [`check_representable`]).
+pub fn write_puzzle<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatError> {
+    check_representable(puzzle)?;
+    writeln!(out, "{}", to_plain(puzzle.givens()))?;
+    Ok(())
 }
 
 /// Can a puzzle be written as a plain string? (Standard boxes, no cages.)

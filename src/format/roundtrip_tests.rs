@@ -50,7 +50,7 @@ proptest! {
     fn jsonl_round_trips(seed: u64, size in any_size(), killer: bool, cover in 0.5f64..=1.0) {
         let puzzle = random_puzzle(seed, size, killer, true, cover);
         let mut out = Vec::new();
-        write_jsonl(&mut out, &puzzle, Some(puzzle.givens())).unwrap();
+        jsonl::write_puzzle(&mut out, &puzzle, Some(puzzle.givens())).unwrap();
         prop_assert_eq!(read_one(&out, Format::Jsonl), puzzle);
     }
 
@@ -66,19 +66,19 @@ proptest! {
     }
 
     #[test]
-    fn seed_round_trips(seed: u64, size in any_size()) {
+    fn cage_list_round_trips(seed: u64, size in any_size()) {
         let puzzle = random_puzzle(seed, size, true, false, 1.0);
         let mut out = Vec::new();
-        write_puzzle(&mut out, &puzzle, Format::Seed).unwrap();
-        prop_assert_eq!(read_one(&out, Format::Seed), puzzle);
+        write_puzzle(&mut out, &puzzle, Format::CageList).unwrap();
+        prop_assert_eq!(read_one(&out, Format::CageList), puzzle);
     }
 
     #[test]
-    fn seed_round_trips_partial_9x9(seed: u64, cover in 0.3f64..1.0) {
+    fn cage_list_round_trips_partial_9x9(seed: u64, cover in 0.3f64..1.0) {
         let puzzle = random_puzzle(seed, 9, true, false, cover);
         let mut out = Vec::new();
-        write_puzzle(&mut out, &puzzle, Format::Seed).unwrap();
-        prop_assert_eq!(read_one(&out, Format::Seed), puzzle);
+        write_puzzle(&mut out, &puzzle, Format::CageList).unwrap();
+        prop_assert_eq!(read_one(&out, Format::CageList), puzzle);
     }
 }
 
@@ -86,12 +86,14 @@ proptest! {
 fn formats_refuse_what_they_cannot_hold() {
     let with_givens = random_puzzle(1, 9, true, true, 1.0);
     assert!(with_givens.givens().count_filled() > 0);
-    assert!(write_seed(&mut Vec::new(), &with_givens).is_err());
-    assert!(write_sudocue(&mut Vec::new(), &random_puzzle(1, 6, true, false, 1.0)).is_err());
+    assert!(cage_list::write_puzzle(&mut Vec::new(), &with_givens).is_err());
+    assert!(
+        sudocue::write_puzzle(&mut Vec::new(), &random_puzzle(1, 6, true, false, 1.0)).is_err()
+    );
     let killer = random_puzzle(1, 9, true, false, 1.0);
     assert!(write_puzzle(&mut Vec::new(), &killer, Format::Plain).is_err());
     let partial = random_puzzle(3, 6, true, false, 0.5);
     let covered: usize = partial.cages().iter().map(Cage::len).sum();
     assert!(covered < 36);
-    assert!(write_seed(&mut Vec::new(), &partial).is_err());
+    assert!(cage_list::write_puzzle(&mut Vec::new(), &partial).is_err());
 }

@@ -124,7 +124,7 @@ pub fn to_code(puzzle: &Puzzle) -> Result<String, FormatError> {
 }
 
 /// Write a puzzle as one killer-code line.
-pub fn write_sudocue<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatError> {
+pub fn write_puzzle<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatError> {
     writeln!(out, "{}", to_code(puzzle)?)?;
     Ok(())
 }
@@ -132,6 +132,21 @@ pub fn write_sudocue<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), Forma
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::worked::{k9, K9_SUDOCUE};
+
+    #[test]
+    fn writes_the_worked_example() {
+        // The research example numbers cages from 0, our writer from 1: otherwise equal.
+        let code = to_code(&k9().0).unwrap();
+        let shifted: Vec<String> = K9_SUDOCUE
+            .strip_prefix("3x3::k:")
+            .unwrap()
+            .split_terminator(':')
+            .map(|v| (v.parse::<u32>().unwrap() + 1).to_string())
+            .collect();
+        assert_eq!(code, format!("3x3::k:{}:", shifted.join(":")));
+        assert_eq!(parse_line(&code, 1).unwrap(), k9().0);
+    }
 
     /// A 9x9 killer whose cages are the nine boxes, each summing to 45, plus one uncaged cell.
     fn boxes_code() -> String {

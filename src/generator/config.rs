@@ -1,6 +1,6 @@
 //! `GeneratorConfig`: the generator's plain-data settings, their defaults, and their validation.
 
-use super::layout::LayoutRules;
+use super::cage_layout::LayoutRules;
 use super::level::LevelsSetting;
 use crate::geometry::{Geometry, MAX_SIZE};
 use crate::grader::Level;

@@ -7,7 +7,8 @@
 //! puzzle stays unique. An edit that jumps past the target is undone and another is tried.
 //! Plain puzzles are only made easier, by adding givens of the solution.
 
-use super::layout::LayoutRules;
+use super::cage_layout::LayoutRules;
+use super::record::{CheckSubject, CheckVerdict, Event, LevelEdit, Recorder};
 use super::GeneratorConfig;
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;
@@ -119,12 +120,13 @@ pub enum Reached {
 /// Steer a unique puzzle to `target` with the grader: merge touching
 /// cages while it is too easy (a merge that leaves the target or the unique puzzles is undone),
 /// split cages while it is too hard (a split keeps the puzzle unique). `max_size` bounds merged
-/// cages.
+/// cages. `rec` hears of every edit, its uniqueness check and its grade.
 pub fn reach<R: Rng>(
     puzzle: Puzzle,
     solution: &Grid,
     target: Level,
     max_size: usize,
+    rec: &mut Recorder,
     rng: &mut R,
 ) -> Reached {
     // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. (A walk
@@ -154,31 +156,40 @@ pub fn reach<R: Rng>(
                         None => break,
                     }
                 }
-                if merged.cages().len() == puzzle.cages().len() {
+                let count = puzzle.cages().len() - merged.cages().len();
+                if count == 0 {
                     break;
                 }
                 // The solver checks uniqueness, with a small budget, before the grader runs.
-                let (next, grade) = if !is_unique(&merged) {
+                let (next, grade) = if !is_unique(&merged, rec) {
                     (Probe::Beyond, None)
                 } else {
                     assess(&merged)
                 };
+                let edit = LevelEdit::Merge { count };
                 match next {
                     Probe::Level(level) => {
                         // Extreme grades are dear and grow with the merges: one at a time.
                         if level < target && target < Level::Extreme {
                             batch *= 2;
                         }
+                        rec.emit(|| kept_cages(edit, Some(level), &merged));
                         (puzzle, state, graded) = (merged, next, grade);
                     }
                     // A single merge past the target is kept if the puzzle stays unique: the
                     // next edits split back down towards it (the target is reached from above).
                     Probe::Beyond if batch == 1 && target < Level::Extreme => {
-                        if is_unique(&merged) {
+                        if is_unique(&merged, rec) {
+                            rec.emit(|| kept_cages(edit, None, &merged));
                             (puzzle, state, graded) = (merged, next, grade);
+                        } else {
+                            rec.emit(|| undone(edit));
                         }
                     }
-                    Probe::Beyond => batch = (batch / 2).max(1),
+                    Probe::Beyond => {
+                        rec.emit(|| undone(edit));
+                        batch = (batch / 2).max(1);
+                    }
                 }
             }
             Probe::Beyond => {
@@ -188,6 +199,13 @@ pub fn reach<R: Rng>(
                 // A split only adds constraints: still unique, maybe within the target now (or
                 // past it: then the next edits merge back from below).
                 (state, graded) = assess(&split);
+                rec.emit(|| {
+                    let level = match state {
+                        Probe::Level(level) => Some(level),
+                        Probe::Beyond => None,
+                    };
+                    kept_cages(LevelEdit::Split, level, &split)
+                });
                 puzzle = split;
                 batch = 1;
             }
@@ -196,18 +214,42 @@ pub fn reach<R: Rng>(
     Reached::Off
 }
 
+/// The event of a kept cage edit graded `level` (`None`: past the target).
+fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
+    Event::Level {
+        edit,
+        level,
+        kept: true,
+        cages: Some(puzzle.cages().to_vec()),
+        givens: None,
+    }
+}
+
+/// The event of an edit undone (past the target, or not unique).
+fn undone(edit: LevelEdit) -> Event {
+    Event::Level {
+        edit,
+        level: None,
+        kept: false,
+        cages: None,
+        givens: None,
+    }
+}
+
 /// Steer a unique puzzle (graded `grade`) to `target`; `None` if no edit sequence within the
 /// budget reached it. `max_size` bounds merged cages. Plain puzzles only get easier (givens).
+/// `rec` hears of every edit and its grade.
 pub fn steer<R: Rng>(
     puzzle: Puzzle,
     grade: Grade,
     solution: &Grid,
     target: Level,
     max_size: usize,
+    rec: &mut Recorder,
     rng: &mut R,
 ) -> Option<(Puzzle, Grade)> {
     if puzzle.is_killer() {
-        return match reach(puzzle, solution, target, max_size, rng) {
+        return match reach(puzzle, solution, target, max_size, rec, rng) {
             Reached::OnLevel(p, g) => Some((p, g)),
             Reached::Off => None,
         };
@@ -225,10 +267,17 @@ pub fn steer<R: Rng>(
         let graded = grader::grade(&edited);
         match graded.level {
             Some(l) if distance(l, target) <= distance(level, target) => {
+                rec.emit(|| Event::Level {
+                    edit: LevelEdit::Given,
+                    level: Some(l),
+                    kept: true,
+                    cages: None,
+                    givens: Some(edited.givens().clone()),
+                });
                 puzzle = edited;
                 grade = graded;
             }
-            _ => {}
+            _ => rec.emit(|| undone(LevelEdit::Given)),
         }
     }
     (grade.level == Some(target)).then_some((puzzle, grade))
@@ -238,8 +287,17 @@ fn distance(a: Level, b: Level) -> usize {
     (a as usize).abs_diff(b as usize)
 }
 
-fn is_unique(puzzle: &Puzzle) -> bool {
+fn is_unique(puzzle: &Puzzle, rec: &mut Recorder) -> bool {
     let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
+    rec.emit(|| Event::Check {
+        subject: CheckSubject::Merge,
+        verdict: match (report.solutions.len(), report.complete) {
+            (2.., _) => CheckVerdict::Several,
+            (_, false) => CheckVerdict::Undecided,
+            _ => CheckVerdict::Unique,
+        },
+        nodes: report.stats.nodes,
+    });
     report.complete && report.solutions.len() == 1
 }
 

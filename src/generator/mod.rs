@@ -6,17 +6,18 @@
 //! layout (`book`, `ordered` or `random-walk`); then cage-aware uniqueness — zero givens by
 //! reshaping the layout, or minimal givens.
 
-mod book;
+pub mod cage_layout;
 mod config;
 pub mod fill;
 pub mod jigsaw;
-pub mod layout;
 pub mod level;
 mod ordered;
 mod random_walk;
+pub mod record;
 mod repair;
 pub mod sparse;
 pub mod unique;
+mod warnsdorff;
 
 pub use config::{CageBuilderKind, ConfigError, GeneratorConfig, GivensPolicy, Resolved, Variant};
 
@@ -26,9 +27,10 @@ use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver::SolveStats;
 use crate::transform::GridTransform;
-use layout::{CageLayout, LayoutRules};
+use cage_layout::{CageLayout, LayoutRules};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
+use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
@@ -136,18 +138,49 @@ pub fn generate_puzzle_counted(
     index: u64,
 ) -> (Outcome, Checker) {
     let mut checker = Checker::default();
+    let outcome = generate_item(config, seed, index, &mut checker, &mut Recorder::off());
+    (outcome, checker)
+}
+
+/// [`generate_puzzle`], telling `sink` what each stage did (the seed grid, the variation, the
+/// layouts, every uniqueness check, repairs, level steering, givens): the same puzzle, recorded.
+pub fn generate_recorded(
+    config: &GeneratorConfig,
+    seed: u64,
+    index: u64,
+    sink: &mut dyn FnMut(Event),
+) -> Outcome {
+    let mut checker = Checker::default();
+    generate_item(config, seed, index, &mut checker, &mut Recorder::new(sink))
+}
+
+fn generate_item(
+    config: &GeneratorConfig,
+    seed: u64,
+    index: u64,
+    checker: &mut Checker,
+    rec: &mut Recorder,
+) -> Outcome {
     let resolved = match config.validate() {
         Ok(r) => r,
-        Err(e) => return (Outcome::Rejected(Rejection::InvalidConfig(e)), checker),
+        Err(e) => return Outcome::Rejected(Rejection::InvalidConfig(e)),
     };
     let group = index / config.variations_per_seed as u64;
-    let outcome = match seed_grid(config, &resolved, seed, group) {
+    match seed_grid(config, &resolved, seed, group) {
         Some(seed_grid) => {
-            generate_checked(config, &resolved, &seed_grid, seed, index, &mut checker)
+            rec.emit(|| Event::Seed {
+                grid: seed_grid.grid.clone(),
+                regions: jigsaw_regions(&seed_grid.geometry),
+            });
+            generate_checked(config, &resolved, &seed_grid, seed, index, checker, rec)
         }
         None => Outcome::Rejected(Rejection::NoSeedGrid),
-    };
-    (outcome, checker)
+    }
+}
+
+/// The region map of a jigsaw geometry (`None` for boxes).
+fn jigsaw_regions(geometry: &Geometry) -> Option<Vec<u8>> {
+    geometry.is_jigsaw().then(|| geometry.region_map().to_vec())
 }
 
 /// The seed grid of group `group` (items `group * variations_per_seed ..`), a pure function of
@@ -186,6 +219,7 @@ pub fn generate_from_seed(
         seed,
         index,
         &mut Checker::default(),
+        &mut Recorder::off(),
     )
 }
 
@@ -197,10 +231,16 @@ fn generate_checked(
     seed: u64,
     index: u64,
     checker: &mut Checker,
+    rec: &mut Recorder,
 ) -> Outcome {
     let rng = &mut stream(seed, ITEM_STREAM, index);
     let transform = GridTransform::random(&seed_grid.geometry, rng);
     let (geometry, solution) = transform.apply(&seed_grid.geometry, &seed_grid.grid);
+    rec.emit(|| Event::Variation {
+        transform: transform.clone(),
+        grid: solution.clone(),
+        regions: jigsaw_regions(&geometry),
+    });
     // The target level is drawn first, from a stream of its own: an easy target starts from
     // smaller cages (the steering only splits cages of four or more cells).
     let level_rng = &mut stream(seed, LEVEL_STREAM, index);
@@ -208,13 +248,22 @@ fn generate_checked(
         (!resolved.levels.is_empty()).then(|| level::draw_target(&resolved.levels, level_rng));
     let Some(target) = target else {
         // Without a target one attempt, graded as it comes.
-        let made = unique_puzzle(config, &resolved.rules, &geometry, &solution, checker, rng);
+        let made = unique_puzzle(
+            config,
+            &resolved.rules,
+            &geometry,
+            &solution,
+            checker,
+            rec,
+            rng,
+        );
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             Err(rejection) => return Outcome::Rejected(rejection),
         };
         // The solution is known (and unique): grading trusts it instead of solving again.
         let grade = grader::grade::walk(&puzzle, Some(&solution), false).grade;
+        rec.emit(|| done(&grade));
         let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
         return Outcome::Generated(Generated {
             puzzle,
@@ -224,32 +273,37 @@ fn generate_checked(
     };
     // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
     // it; easy and medium targets draw small cages (`small_cage_rules`).
+    rec.emit(|| Event::Target { level: target });
     let small = level::small_cage_rules(config, target);
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
     let mut rejection = Rejection::OffLevel { target };
     for _ in 0..LEVEL_ATTEMPTS {
         let rules = small.as_ref().unwrap_or(&resolved.rules);
-        let made = unique_puzzle(config, rules, &geometry, &solution, checker, rng);
+        let made = unique_puzzle(config, rules, &geometry, &solution, checker, rec, rng);
         let (puzzle, stats, repairs) = match made {
             Ok(made) => made,
             // Bigger cages than this layout's are harder to make unique: smaller ones next.
             Err(r @ Rejection::NotUnique { .. }) if small.is_some() => {
+                rec.emit(|| Event::Retry {
+                    reason: "the layout stayed ambiguous, so smaller cages next".into(),
+                });
                 rejection = r;
                 continue;
             }
             Err(r) => return Outcome::Rejected(r),
         };
         let reached = if puzzle.is_killer() {
-            level::reach(puzzle, &solution, target, max_size, level_rng)
+            level::reach(puzzle, &solution, target, max_size, rec, level_rng)
         } else {
             let grade = grader::grade(&puzzle);
-            match level::steer(puzzle, grade, &solution, target, max_size, level_rng) {
+            match level::steer(puzzle, grade, &solution, target, max_size, rec, level_rng) {
                 Some((p, g)) => level::Reached::OnLevel(p, g),
                 None => level::Reached::Off,
             }
         };
         match reached {
             level::Reached::OnLevel(puzzle, grade) => {
+                rec.emit(|| done(&grade));
                 let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
                 return Outcome::Generated(Generated {
                     puzzle,
@@ -257,10 +311,23 @@ fn generate_checked(
                     metrics,
                 });
             }
-            level::Reached::Off => rejection = Rejection::OffLevel { target },
+            level::Reached::Off => {
+                rec.emit(|| Event::Retry {
+                    reason: format!("no edit reached {target}, so a fresh layout"),
+                });
+                rejection = Rejection::OffLevel { target };
+            }
         }
     }
     Outcome::Rejected(rejection)
+}
+
+/// The closing event of a finished puzzle.
+fn done(grade: &Grade) -> Event {
+    Event::Done {
+        level: grade.level,
+        score: grade.score,
+    }
 }
 
 /// A unique puzzle on `solution`: zero givens under a reshaped layout, or minimal givens (under
@@ -271,22 +338,27 @@ fn unique_puzzle(
     geometry: &Geometry,
     solution: &Grid,
     checker: &mut Checker,
+    rec: &mut Recorder,
     rng: &mut Pcg64Mcg,
 ) -> Result<(Puzzle, SolveStats, u32), Rejection> {
     let draw =
         |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, geometry, solution, rules, rng);
     if !config.variant.has_cages() {
-        let (p, s) = unique::minimal_givens(geometry, solution, Vec::new(), checker, rng);
+        let (p, s) = unique::minimal_givens(geometry, solution, Vec::new(), checker, rec, rng);
         return Ok((p, s, 0));
     }
     if config.givens == GivensPolicy::Minimal {
         let layout = draw(rng).ok_or(Rejection::NoLayout)?;
         let cages = layout.to_cages(solution);
-        let (p, s) = unique::minimal_givens(geometry, solution, cages, checker, rng);
+        rec.emit(|| Event::Layout {
+            cages: cages.clone(),
+            redrawn: false,
+        });
+        let (p, s) = unique::minimal_givens(geometry, solution, cages, checker, rec, rng);
         return Ok((p, s, 0));
     }
     if sparse::is_sparse(rules, geometry.cell_count()) {
-        return sparse_puzzle(config, rules, geometry, solution, checker, rng);
+        return sparse_puzzle(config, rules, geometry, solution, checker, rec, rng);
     }
     let found = unique::unique_zero_given(
         geometry,
@@ -295,6 +367,7 @@ fn unique_puzzle(
         rules,
         config.max_repairs,
         checker,
+        rec,
         rng,
     );
     match found {
@@ -315,6 +388,7 @@ fn sparse_puzzle(
     geometry: &Geometry,
     solution: &Grid,
     checker: &mut Checker,
+    rec: &mut Recorder,
     rng: &mut Pcg64Mcg,
 ) -> Result<(Puzzle, SolveStats, u32), Rejection> {
     let start = sparse::start_rules(rules, geometry.cell_count());
@@ -323,15 +397,21 @@ fn sparse_puzzle(
         let draw =
             |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, geometry, solution, &start, rng);
         let budget = config.max_repairs - repairs;
-        let (puzzle, used) =
-            match unique::unique_zero_given(geometry, solution, draw, &start, budget, checker, rng)
-            {
-                Ok(found) => found,
-                Err(ZeroGivenFailure::NoLayout) => return Err(Rejection::NoLayout),
-                Err(ZeroGivenFailure::OutOfRepairs) => break,
-            };
+        let (puzzle, used) = match unique::unique_zero_given(
+            geometry, solution, draw, &start, budget, checker, rec, rng,
+        ) {
+            Ok(found) => found,
+            Err(ZeroGivenFailure::NoLayout) => return Err(Rejection::NoLayout),
+            Err(ZeroGivenFailure::OutOfRepairs) => break,
+        };
         repairs += used + 1;
-        if let Some(p) = sparse::merge_down(puzzle, solution, rules, checker, rng) {
+        let calls = checker.calls;
+        let merged = sparse::merge_down(puzzle, solution, rules, checker, rng);
+        rec.emit(|| Event::MergeDown {
+            cages: merged.as_ref().map(|p| p.cages().to_vec()),
+            checks: checker.calls - calls,
+        });
+        if let Some(p) = merged {
             return Ok((p, checker.last, repairs));
         }
     }
@@ -350,7 +430,7 @@ fn build_layout<R: Rng>(
     rng: &mut R,
 ) -> Option<CageLayout> {
     if kind == CageBuilderKind::Book {
-        return book::build_book(geometry, solution, rules, rng);
+        return warnsdorff::build_warnsdorff(geometry, solution, rules, rng);
     }
     // The source builders may leave single cells; absorb them, redrawing a few times if needed.
     (0..8).find_map(|_| {

@@ -2,7 +2,7 @@
 //! cell to the cage on its left or above, or open a new cage, by comparing a uniform draw with a
 //! threshold (0.3 in the source; above needs twice the threshold when both are possible).
 
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
 use crate::geometry::Geometry;
 use crate::grid::Grid;
 use rand::Rng;

@@ -1,7 +1,7 @@
 //! The source documents' `random-walk` cage builder: from a random free cell, a "snake" steps to a
 //! random free neighbour whose digit is not yet in the cage, until it is stuck or at the maximum size.
 
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use rand::seq::SliceRandom;

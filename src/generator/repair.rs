@@ -9,8 +9,8 @@
 //! zero; merging two cages works when `alt` repeats a digit across them. The intended solution,
 //! whose digits set the sums, fits every edited layout.
 
-use super::book::grow;
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
+use super::warnsdorff::grow;
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;

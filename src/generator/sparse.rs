@@ -16,8 +16,8 @@
 //! admit 50 to over 1,000 solutions, out of reach of a few repairs: most starts fail there (2 of
 //! 8 items made at seed 1, ~23 s of one thread each; 14 cages: 20 of 20, 16 cages: 20 of 20).
 
-use super::layout::CageLayout;
-use super::layout::LayoutRules;
+use super::cage_layout::CageLayout;
+use super::cage_layout::LayoutRules;
 use super::repair::repair;
 use super::unique::{Checker, Verdict};
 use crate::cage::Cage;

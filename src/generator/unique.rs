@@ -7,7 +7,8 @@
 //! solution no longer fits, while the intended one (whose digits set the sums) always does. Every
 //! alternative found is kept and killed before the solver is asked again.
 
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
+use super::record::{CheckSubject, Event, Recorder};
 use super::repair::repair;
 use crate::bitset::DigitSet;
 use crate::cage::Cage;
@@ -92,6 +93,9 @@ pub enum ZeroGivenFailure {
 /// Reshape layouts until the zero-given killer over `solution` is unique; returns the puzzle and the
 /// number of repairs. When no edit rules out a second solution, a fresh layout is drawn with
 /// `draw`; second solutions already found are ruled out before the solver is asked again.
+/// `rec` hears of every layout laid, repair and check.
+// The recorder is one more argument beside the checker: both are threaded through every stage.
+#[allow(clippy::too_many_arguments)]
 pub fn unique_zero_given<R: Rng>(
     geometry: &Geometry,
     solution: &Grid,
@@ -99,25 +103,35 @@ pub fn unique_zero_given<R: Rng>(
     rules: &LayoutRules,
     max_repairs: u32,
     checker: &mut Checker,
+    rec: &mut Recorder,
     rng: &mut R,
 ) -> Result<(Puzzle, u32), ZeroGivenFailure> {
     let mut alternatives: Vec<Grid> = Vec::new();
     let mut repairs = 0u32;
     let mut layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
+    rec.emit(|| laid(&layout, solution, false));
     loop {
         while alternatives.iter().any(|a| layout.admits(solution, a)) {
             if repairs >= max_repairs {
                 return Err(ZeroGivenFailure::OutOfRepairs);
             }
             repairs += 1;
-            if !repair(&mut layout, geometry, solution, &alternatives, rules, rng) {
+            if repair(&mut layout, geometry, solution, &alternatives, rules, rng) {
+                rec.emit(|| Event::Repair {
+                    cages: layout.to_cages(solution),
+                    alternatives: alternatives.len(),
+                });
+            } else {
                 layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
+                rec.emit(|| laid(&layout, solution, true));
             }
         }
         let cages = layout.to_cages(solution);
         let puzzle = Puzzle::new(geometry.clone(), Grid::empty(geometry.size()), cages)
             .expect("a layout over a valid solution makes a valid puzzle");
-        match checker.check(&puzzle, solution, LAYOUT_SOLUTION_LIMIT) {
+        let verdict = checker.check(&puzzle, solution, LAYOUT_SOLUTION_LIMIT);
+        rec.emit(|| checked(CheckSubject::Layout, &verdict, checker));
+        match verdict {
             Verdict::Unique => return Ok((puzzle, repairs)),
             Verdict::Multiple(found) => alternatives.extend(found),
             Verdict::Undecided => {
@@ -127,8 +141,26 @@ pub fn unique_zero_given<R: Rng>(
                 }
                 repairs += 1;
                 layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
+                rec.emit(|| laid(&layout, solution, true));
             }
         }
+    }
+}
+
+/// The event of a layout laid.
+fn laid(layout: &CageLayout, solution: &Grid, redrawn: bool) -> Event {
+    Event::Layout {
+        cages: layout.to_cages(solution),
+        redrawn,
+    }
+}
+
+/// The event of the check the checker just made.
+fn checked(subject: CheckSubject, verdict: &Verdict, checker: &Checker) -> Event {
+    Event::Check {
+        subject,
+        verdict: verdict.into(),
+        nodes: checker.last.nodes,
     }
 }
 
@@ -140,12 +172,13 @@ pub fn unique_zero_given<R: Rng>(
 /// what one-by-one removal would have accepted. A batch that does not is halved, or cut before
 /// the last of its cells where a second solution differs if that is shorter (any longer prefix
 /// admits that solution), and tried again, down to the one cell that must stay. The batch doubles
-/// after two successes in a row.
+/// after two successes in a row. `rec` hears of every check and of the givens left.
 pub fn minimal_givens<R: Rng>(
     geometry: &Geometry,
     solution: &Grid,
     cages: Vec<Cage>,
     checker: &mut Checker,
+    rec: &mut Recorder,
     rng: &mut R,
 ) -> (Puzzle, SolveStats) {
     let mut puzzle = Puzzle::new(geometry.clone(), solution.clone(), cages)
@@ -180,7 +213,12 @@ pub fn minimal_givens<R: Rng>(
         if forced {
             stats = None;
         } else {
-            match checker.check(&trial, solution, 2) {
+            let verdict = checker.check(&trial, solution, 2);
+            rec.emit(|| {
+                let givens = trial.givens().count_filled();
+                checked(CheckSubject::Removal { givens }, &verdict, checker)
+            });
+            match verdict {
                 Verdict::Unique => stats = Some(checker.last),
                 // Undecided counts as "not unique": the puzzle stays at its last proven state.
                 Verdict::Undecided => {
@@ -219,8 +257,12 @@ pub fn minimal_givens<R: Rng>(
         streak += 1;
     }
     let stats = stats.unwrap_or_else(|| {
-        checker.check(&puzzle, solution, 2);
+        let verdict = checker.check(&puzzle, solution, 2);
+        rec.emit(|| checked(CheckSubject::Final, &verdict, checker));
         checker.last
+    });
+    rec.emit(|| Event::Givens {
+        givens: puzzle.givens().clone(),
     });
     (puzzle, stats)
 }

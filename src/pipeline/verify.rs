@@ -6,10 +6,11 @@
 
 use super::{thread_pool, PipelineError};
 use crate::canonical::canonical_key;
+use crate::fingerprint::fingerprint;
 use crate::generator::GENERATOR_VERSION;
 use crate::settings::{settings_hash, Origin, Settings};
 use crate::solver;
-use crate::store::{codec, solution_problem, CheckedRow, RunState, Store, StoreError};
+use crate::store::{solution_problem, CheckedRow, RunState, Store, StoreError};
 use rayon::prelude::*;
 
 /// Rows checked per parallel batch.
@@ -101,7 +102,7 @@ fn check_row(row: &CheckedRow, max_nodes: u64) -> Finding {
         undecided: false,
         problems: row.column_problems(),
     };
-    let key = codec::fingerprint(canonical_key(&p.puzzle).as_bytes()).to_be_bytes();
+    let key = fingerprint(canonical_key(&p.puzzle).as_bytes()).to_be_bytes();
     if row.canonical_key != key {
         found
             .problems

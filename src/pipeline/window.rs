@@ -248,14 +248,19 @@ mod tests {
         let started = AtomicU64::new(0);
         let never = AtomicBool::new(false);
         let work = |pos: u64| {
-            started.fetch_max(pos, Ordering::SeqCst);
+            started.fetch_add(1, Ordering::SeqCst);
             pos
         };
         in_order(&pool(3), (0, 1000), 10, &never, work, |feed| {
             assert_eq!(feed.take(4).unwrap(), vec![0, 1, 2, 3]);
-            std::thread::sleep(Duration::from_millis(30));
-            // Taken 4: positions below 4 + 10 only.
-            assert!(started.load(Ordering::SeqCst) < 14);
+            // Taken 4: the workers fill the window, positions below 4 + 10, and must stop there.
+            // No sleep: once 14 have started, the gate itself says it handed out no more.
+            while started.load(Ordering::SeqCst) < 14 {
+                std::thread::yield_now();
+            }
+            let gate = feed.gate.lock();
+            assert_eq!((gate.next, gate.limit), (14, 14));
+            drop(gate);
             feed.take(996).unwrap();
         });
     }

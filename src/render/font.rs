@@ -1,6 +1,6 @@
 //! The embedded fonts (DejaVu Sans from the `dejavu` crate: no system font is read) and text widths.
 
-use crate::layout::draw::Weight;
+use crate::print::draw::Weight;
 use std::sync::OnceLock;
 
 /// The TrueType bytes of the face for `weight`.

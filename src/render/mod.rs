@@ -1,18 +1,16 @@
-//! Writers of the display lists in `layout`: PDF (krilla, fonts embedded) and SVG, plus the
-//! one-call helpers for a whole book and for one puzzle picture.
+//! Writers of the display lists in `print` into any `Write`: PDF (krilla, fonts embedded) and SVG,
+//! and the one call that lays out and writes a whole book.
 
 pub mod font;
 pub mod pdf;
 pub mod svg;
 
-use crate::grid::Grid;
-use crate::layout::book::{layout_book, BookSettings, LayoutError, Section};
-use crate::layout::draw::{draw_grid, Drawing, GridStyle};
-use crate::puzzle::Puzzle;
+use crate::print::book::{layout_book, BookSettings, LayoutError, Section};
+use std::io::Write;
 use thiserror::Error;
 
 pub use pdf::write_pdf;
-pub use svg::write_svg;
+pub use svg::{to_svg, write_svg};
 
 /// Why a book or picture cannot be rendered.
 #[derive(Debug, Error)]
@@ -29,35 +27,27 @@ pub enum RenderError {
     /// krilla failed to serialize the document.
     #[error("cannot write the PDF: {0}")]
     Pdf(String),
+    /// Writing the output failed.
+    #[error("cannot write the PDF: {0}")]
+    Io(#[from] std::io::Error),
 }
 
-/// Lay out and write a whole book as PDF bytes.
-pub fn book_pdf(settings: &BookSettings, sections: &[Section]) -> Result<Vec<u8>, RenderError> {
+/// Lay out a whole book and write it into `out` as a PDF; returns the number of pages.
+pub fn write_book<W: Write>(
+    out: &mut W,
+    settings: &BookSettings,
+    sections: &[Section],
+) -> Result<usize, RenderError> {
     let pages = layout_book(settings, sections)?;
-    write_pdf(&pages, &settings.title)
-}
-
-/// One puzzle (or its solution, when `solution` is given) as a picture with a margin of half a
-/// cell, for web pages: the same drawing as in the books.
-pub fn puzzle_picture(puzzle: &Puzzle, solution: Option<&Grid>, cell: f32, shade: bool) -> Drawing {
-    let side = cell * puzzle.size() as f32;
-    let margin = cell / 2.0;
-    let style = GridStyle {
-        cell,
-        shade,
-        cages: solution.is_none(),
-    };
-    Drawing {
-        width: side + 2.0 * margin,
-        height: side + 2.0 * margin,
-        items: draw_grid(puzzle, solution, (margin, margin), style),
-    }
+    write_pdf(out, &pages, &settings.title)?;
+    Ok(pages.len())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+    use crate::print::puzzle_picture;
 
     #[test]
     fn a_puzzle_svg_has_its_sums_dashes_and_size_and_the_solution_its_digits() {
@@ -68,7 +58,7 @@ mod tests {
         let Outcome::Generated(made) = generate_puzzle(&config, 7, 0) else {
             panic!("4x4 item 0 generates")
         };
-        let svg = write_svg(&puzzle_picture(&made.puzzle, None, 40.0, false));
+        let svg = to_svg(&puzzle_picture(&made.puzzle, None, 40.0, false));
         assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200""#));
         let texts: Vec<&str> = svg
             .lines()
@@ -83,7 +73,7 @@ mod tests {
             .collect();
         assert_eq!(texts, sums);
         assert_eq!(svg.matches("stroke-dasharray=\"3 3\"").count(), 1, "{svg}");
-        let solved = write_svg(&puzzle_picture(
+        let solved = to_svg(&puzzle_picture(
             &made.puzzle,
             Some(&made.solution),
             40.0,
@@ -94,7 +84,7 @@ mod tests {
         // Same input, same text.
         assert_eq!(
             svg,
-            write_svg(&puzzle_picture(&made.puzzle, None, 40.0, false))
+            to_svg(&puzzle_picture(&made.puzzle, None, 40.0, false))
         );
     }
 }

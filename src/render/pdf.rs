@@ -3,8 +3,8 @@
 
 use super::font::{font_bytes, text_width};
 use super::RenderError;
-use crate::layout::book::{Page, Rect};
-use crate::layout::draw::{Align, Item, Polyline, Weight};
+use crate::print::book::{Page, Rect};
+use crate::print::draw::{Align, Item, Polyline, Weight};
 use krilla::color::luma;
 use krilla::geom::{PathBuilder, Point};
 use krilla::metadata::Metadata;
@@ -14,9 +14,10 @@ use krilla::paint::{Fill, FillRule, LineCap, LineJoin, Stroke, StrokeDash};
 use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 use krilla::{Document, SerializeSettings};
+use std::io::Write;
 
-/// The PDF of `pages`, with `title` as the document title.
-pub fn write_pdf(pages: &[Page], title: &str) -> Result<Vec<u8>, RenderError> {
+/// Write the PDF of `pages` into `out`, with `title` as the document title.
+pub fn write_pdf<W: Write>(out: &mut W, pages: &[Page], title: &str) -> Result<(), RenderError> {
     let mut doc = Document::new_with(SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,
@@ -39,7 +40,11 @@ pub fn write_pdf(pages: &[Page], title: &str) -> Result<Vec<u8>, RenderError> {
         surface.finish();
         p.finish();
     }
-    doc.finish().map_err(|e| RenderError::Pdf(format!("{e:?}")))
+    let bytes = doc
+        .finish()
+        .map_err(|e| RenderError::Pdf(format!("{e:?}")))?;
+    out.write_all(&bytes)?;
+    Ok(())
 }
 
 /// A page box in PDF's own coordinates (origin bottom-left).

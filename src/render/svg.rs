@@ -1,35 +1,42 @@
 //! SVG writer: the same display list as the PDF, as hand-written SVG with numbers rounded to two
 //! decimals, so the same puzzle always gives the same text.
 
-use crate::layout::draw::{Align, Drawing, Item, Polyline, Weight};
-use std::fmt::Write;
+use crate::print::draw::{Align, Drawing, Item, Polyline, Weight};
+use std::fmt::Write as _;
+use std::io::Write;
 
-/// The SVG document of `drawing`, one unit per point, on a white background.
-pub fn write_svg(drawing: &Drawing) -> String {
+/// The SVG document of `drawing` as text (for embedding in a page): see [`write_svg`].
+pub fn to_svg(drawing: &Drawing) -> String {
+    let mut out = Vec::new();
+    write_svg(&mut out, drawing).expect("writing into a Vec cannot fail");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Write the SVG document of `drawing` into `out`, one unit per point, on a white background.
+pub fn write_svg<W: Write>(out: &mut W, drawing: &Drawing) -> std::io::Result<()> {
     let (w, h) = (num(drawing.width), num(drawing.height));
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
+    writeln!(
+        out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(s, r#"<g font-family="DejaVu Sans, Verdana, sans-serif">"#);
+    )?;
+    writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#)?;
+    writeln!(out, r#"<g font-family="DejaVu Sans, Verdana, sans-serif">"#)?;
     for item in &drawing.items {
         match item {
             Item::Fill { path, grey } => {
                 let v = (255.0 * (1.0 - grey)).round() as u8;
-                let _ = writeln!(s, r#"<path d="{}" fill="rgb({v},{v},{v})"/>"#, d(path));
+                writeln!(out, r#"<path d="{}" fill="rgb({v},{v},{v})"/>"#, d(path))?;
             }
             Item::Stroke { path, width, dash } => {
                 let dash = dash
                     .map(|(on, off)| format!(r#" stroke-dasharray="{} {}""#, num(on), num(off)))
                     .unwrap_or_default();
-                let _ = writeln!(
-                    s,
+                writeln!(
+                    out,
                     r#"<path d="{}" fill="none" stroke="black" stroke-width="{}" stroke-miterlimit="10"{dash}/>"#,
                     d(path),
                     num(*width)
-                );
+                )?;
             }
             Item::Text {
                 x,
@@ -48,19 +55,18 @@ pub fn write_svg(drawing: &Drawing) -> String {
                     Weight::Regular => "",
                     Weight::Bold => r#" font-weight="bold""#,
                 };
-                let _ = writeln!(
-                    s,
+                writeln!(
+                    out,
                     r#"<text x="{}" y="{}" font-size="{}"{anchor}{bold}>{}</text>"#,
                     num(*x),
                     num(*y),
                     num(*size),
                     escape(text)
-                );
+                )?;
             }
         }
     }
-    s.push_str("</g>\n</svg>\n");
-    s
+    out.write_all(b"</g>\n</svg>\n")
 }
 
 /// Path data: `M x y L x y ... Z` for each polyline.

@@ -1,6 +1,7 @@
 //! Loading presets: the TOML file (or the compiled-in defaults) into batches, then the
 //! command-line overrides and the choice of batches.
 
+use super::toml_error::TomlError;
 use super::{
     variant_name, Batch, Origin, Overrides, Plan, RunSettings, Settings, SettingsError,
     DEFAULT_TOML,
@@ -53,25 +54,11 @@ pub fn load(path: Option<&Path>) -> Result<Vec<Batch>, SettingsError> {
     Ok(batches)
 }
 
-/// A one-line parse error: `line L, column C: what`.
+/// A one-line parse error: `line L, column C ("the line"): what`.
 pub(super) fn parse_error(text: &str, e: &toml::de::Error, origin: &Origin) -> SettingsError {
-    let message = match e.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = before.len() - start + 1;
-            let excerpt = text[start..].lines().next().unwrap_or("").trim();
-            format!(
-                "line {line}, column {column} ({excerpt:?}): {}",
-                e.message().trim_end().replace('\n', "; ")
-            )
-        }
-        None => e.message().trim_end().to_string(),
-    };
     SettingsError::Parse {
         origin: origin.clone(),
-        message,
+        message: TomlError::new(text, e).to_string(),
     }
 }
 

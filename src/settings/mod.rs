@@ -7,14 +7,15 @@
 //! then pick the batches they match instead of overriding.
 
 mod load;
-mod shard;
+mod toml_error;
 
 pub use load::{load, select};
-pub use shard::{Shard, MAX_SHARDS};
+pub use toml_error::TomlError;
 
+use crate::fingerprint::fingerprint;
 use crate::generator::level::LevelsSetting;
 use crate::generator::{ConfigError, GeneratorConfig, Variant};
-use crate::store::codec::fingerprint;
+use crate::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;

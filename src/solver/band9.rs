@@ -17,7 +17,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::kernel::Contradiction;
-use super::layout::Layout;
+use super::tables::Tables;
 use super::SolveStats;
 use crate::grid::Grid;
 use crate::solver::quota::Quota;
@@ -163,16 +163,16 @@ impl State {
     }
 }
 
-/// True when `layout` is the standard 9x9 grid (3x3 boxes), the only one `Band9` solves.
-pub(crate) fn fits(layout: &Layout) -> bool {
-    layout.n == 9
+/// True when `tables` is the standard 9x9 grid (3x3 boxes), the only one `Band9` solves.
+pub(crate) fn fits(tables: &Tables) -> bool {
+    tables.n == 9
         && (0..9).all(|b| {
             let (top, left) = (b / 3 * 3, b % 3 * 3);
-            let cells = layout.house(18 + b);
+            let cells = tables.house(18 + b);
             (0..9).all(|i| cells[i] as usize == (top + i / 3) * 9 + left + i % 3)
         })
         && (0..9).all(|r| {
-            layout
+            tables
                 .house(r)
                 .iter()
                 .enumerate()
@@ -555,10 +555,10 @@ mod tests {
 
     /// Up to `limit` solutions by the band kernel and by the generic bitboard kernel.
     fn both(givens: &[u8], limit: usize) -> (Vec<Grid>, Vec<Grid>) {
-        let layout = Layout::new(&Geometry::standard(9).unwrap());
+        let tables = Tables::new(&Geometry::standard(9).unwrap());
         let (mut fast, mut generic) = (Vec::new(), Vec::new());
         Band9::run(givens, limit, u64::MAX, &mut fast);
-        PlainSearch::<9, 2>::run(&layout, givens, limit, u64::MAX, &mut generic);
+        PlainSearch::<9, 2>::run(&tables, givens, limit, u64::MAX, &mut generic);
         (fast, generic)
     }
 
@@ -616,10 +616,10 @@ mod tests {
 
     #[test]
     fn only_the_standard_nine_by_nine_fits() {
-        assert!(fits(&Layout::new(&Geometry::standard(9).unwrap())));
-        assert!(!fits(&Layout::new(&Geometry::standard(4).unwrap())));
+        assert!(fits(&Tables::new(&Geometry::standard(9).unwrap())));
+        assert!(!fits(&Tables::new(&Geometry::standard(4).unwrap())));
         let rows: Vec<u8> = (0..81).map(|c| (c / 9) as u8).collect();
-        assert!(!fits(&Layout::new(&Geometry::jigsaw(9, rows).unwrap())));
+        assert!(!fits(&Tables::new(&Geometry::jigsaw(9, rows).unwrap())));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Per-puzzle cage tables, rebuilt in place for each puzzle (no allocation once warm).
 
 use super::innies::Deriver;
-use super::layout::{board_cells, Layout};
-use crate::geometry::MAX_CELLS;
+use super::tables::Tables;
+use crate::geometry::{Cell, MAX_CELLS};
 use crate::puzzle::Puzzle;
 
 /// One sum constraint over distinct digits, as the kernel reads it.
@@ -79,7 +79,7 @@ impl Default for CageSet {
 impl CageSet {
     /// Refill the tables from `puzzle`'s cages (a plain puzzle only empties the lists: the plain
     /// kernel reads none of them).
-    pub(crate) fn load(&mut self, puzzle: &Puzzle, layout: &Layout) {
+    pub(crate) fn load(&mut self, puzzle: &Puzzle, tables: &Tables) {
         self.cells.clear();
         self.cages.clear();
         self.virtuals.clear();
@@ -89,7 +89,7 @@ impl CageSet {
         if puzzle.cages().is_empty() {
             return;
         }
-        self.cage_of[..layout.cells].fill(puzzle.cages().len() as u16);
+        self.cage_of[..tables.cells].fill(puzzle.cages().len() as u16);
         for (i, cage) in puzzle.cages().iter().enumerate() {
             self.cages.push(CageInfo {
                 start: self.cells.len() as u16,
@@ -102,20 +102,20 @@ impl CageSet {
                 self.cage_of[c.as_index()] = i as u16;
             }
         }
-        self.load_virtuals(layout);
+        self.load_virtuals(tables);
     }
 
     /// The crossings of cages and houses (see `crossings`): for hard searches only, so that the
     /// published killers (one or two nodes each) do not pay for them.
-    pub(crate) fn load_crossings(&mut self, layout: &Layout) {
+    pub(crate) fn load_crossings(&mut self, tables: &Tables) {
         self.crossings.clear();
         self.crossing_cells.clear();
         self.crossings_of_house.clear();
-        for h in 0..3 * layout.n {
+        for h in 0..3 * tables.n {
             let first = self.crossings.len() as u16;
-            let bits = &layout.house_bits[h];
-            let inside = |c: u8| bits[c as usize >> 6] & (1 << (c & 63)) != 0;
-            let house = layout.house(h);
+            let bits = &tables.house_bits[h];
+            let inside = |c: u8| bits.contains(Cell::new(c));
+            let house = tables.house(h);
             // The house's cells by cage (uncaged cells together, with no rest of cage).
             for &c in house {
                 let k = self.cage_of[c as usize];
@@ -142,18 +142,18 @@ impl CageSet {
         }
     }
 
-    fn load_virtuals(&mut self, layout: &Layout) {
-        self.virtual_of[..layout.cells].fill(0);
-        self.virtual_near[..layout.cells].fill(0);
+    fn load_virtuals(&mut self, tables: &Tables) {
+        self.virtual_of[..tables.cells].fill(0);
+        self.virtual_near[..tables.cells].fill(0);
         let deriver = &mut self.deriver;
-        deriver.derive(layout, &self.cages, &self.cells);
+        deriver.derive(tables, &self.cages, &self.cells);
         for (i, v) in deriver.found.iter().enumerate() {
             let start = self.cells.len() as u16;
-            for c in board_cells(&v.cells) {
+            for c in v.cells.iter().map(Cell::get) {
                 self.cells.push(c);
                 self.virtual_of[c as usize] |= 1 << i;
                 self.virtual_near[c as usize] |= 1 << i;
-                for &p in layout.peers(c as usize) {
+                for &p in tables.peers(c as usize) {
                     self.virtual_near[p as usize] |= 1 << i;
                 }
             }

@@ -1,18 +1,16 @@
 //! The rule of 45 as derived sum constraints: over a union of whole houses (one house, or a run
 //! of consecutive rows or columns) the digits add up to `houses x N(N+1)/2`, so the cells left
 //! after the cages lying wholly inside (the innies) have a known total, and so do the cells of
-//! the cages poking out (the outies). Small ones become extra "virtual" cages for the kernel.
-//!
-//! Measured on the published 9x9 killers: search nodes per puzzle fall from 12 to about 1.3 and
-//! instructions per puzzle by 30%.
+//! the cages poking out (the outies). Small ones become extra "virtual" cages for the kernel
+//! (on the published 9x9 killers 12 nodes a puzzle fall to about 1.3: docs/solver-kernel.md, I1).
 
 use super::cages::CageInfo;
-use super::layout::{board_cells, Board, Layout};
+use super::tables::Tables;
+use crate::bitset::CellSet;
+use crate::geometry::Cell;
 
-/// Largest derived constraint kept for side `n`. On the published 9x9 killers (instructions,
-/// nodes per puzzle) 1 cell gave 191k (2.9), 2 cells 167k (1.3), 3 cells 174k (1.1), 4 cells 181k
-/// (1.07); on random 16x16 killers whose second solution is hard to find, 2 cells left 10M-node
-/// searches that 4 cells cut to 2.6M and 8 cells to 0.8M (12x12 alike). Larger grids keep more.
+/// Largest derived constraint kept for side `n`: larger grids keep more.
+// Tuned: docs/solver-kernel.md, rows I1 (two cells on 9x9) and I2 (n / 2 past it).
 fn max_len(n: usize) -> usize {
     if n <= 9 {
         2
@@ -29,7 +27,7 @@ pub(crate) const MAX_VIRTUAL: usize = 64;
 /// A derived sum constraint: `cells` add up to `sum`; `distinct` when they all see each other.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Virtual {
-    pub(crate) cells: Board,
+    pub(crate) cells: CellSet,
     pub(crate) len: usize,
     pub(crate) sum: u16,
     pub(crate) distinct: bool,
@@ -38,16 +36,14 @@ pub(crate) struct Virtual {
 /// Cells, count and total of some cages taken together.
 #[derive(Copy, Clone, Debug, Default)]
 struct Tally {
-    cells: Board,
+    cells: CellSet,
     len: usize,
     sum: i64,
 }
 
 impl Tally {
     fn add(&mut self, other: &Tally) {
-        for w in 0..4 {
-            self.cells[w] |= other.cells[w];
-        }
+        self.cells = self.cells.union(&other.cells);
         self.len += other.len;
         self.sum += other.sum;
     }
@@ -56,10 +52,6 @@ impl Tally {
 /// A cage's row and column intervals (a cage is connected, so both are intervals) and its box
 /// if it lies in one.
 type Span = ([(usize, usize); 2], Option<usize>);
-
-fn and_not(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & !b[w])
-}
 
 /// Scratch of the derivation, kept between puzzles.
 #[derive(Clone, Debug, Default)]
@@ -82,14 +74,14 @@ pub(crate) struct Deriver {
 impl Deriver {
     /// Fill `found` with the innie and outie constraints of the cages, smallest first, without
     /// repeats or copies of real cages.
-    pub(crate) fn derive(&mut self, layout: &Layout, infos: &[CageInfo], cells: &[u8]) {
-        let n = layout.n;
+    pub(crate) fn derive(&mut self, tables: &Tables, infos: &[CageInfo], cells: &[u8]) {
+        let n = tables.n;
         self.found.clear();
         self.cages.clear();
         self.spans.clear();
         self.cage_at.clear();
         self.boxes_met.clear();
-        self.cage_at.resize(layout.cells, u16::MAX);
+        self.cage_at.resize(tables.cells, u16::MAX);
         for (i, info) in infos.iter().enumerate() {
             let members = &cells[info.start as usize..][..info.len as usize];
             let mut tally = Tally {
@@ -97,14 +89,14 @@ impl Deriver {
                 sum: info.sum as i64,
                 ..Tally::default()
             };
-            let box_of = |c: u8| layout.houses_of[c as usize][2] as usize - 2 * n;
+            let box_of = |c: u8| tables.houses_of[c as usize][2] as usize - 2 * n;
             let mut span = ([(n, 0); 2], Some(box_of(members[0])));
             let mut met = 0u32;
             for &c in members {
                 met |= 1 << box_of(c);
-                tally.cells[c as usize >> 6] |= 1 << (c & 63);
+                tally.cells.insert(Cell::new(c));
                 self.cage_at[c as usize] = i as u16;
-                let [row, col, _] = layout.houses_of[c as usize].map(usize::from);
+                let [row, col, _] = tables.houses_of[c as usize].map(usize::from);
                 for (line, at) in span.0.iter_mut().zip([row, col - n]) {
                     *line = (line.0.min(at), line.1.max(at));
                 }
@@ -121,17 +113,17 @@ impl Deriver {
             caged.add(t);
         }
         for dir in 0..2 {
-            self.lines(layout, &caged, dir);
+            self.lines(tables, &caged, dir);
         }
-        self.boxes(layout);
+        self.boxes(tables);
         self.found.sort_by_key(|v| v.len);
         self.found.truncate(MAX_VIRTUAL);
     }
 
     /// Every run of 1..N-1 consecutive rows (dir 0) or columns (dir 1). A cage lies inside the
     /// run when its interval does, and meets it unless it lies wholly before or after it.
-    fn lines(&mut self, layout: &Layout, caged: &Tally, dir: usize) {
-        let n = layout.n;
+    fn lines(&mut self, tables: &Tables, caged: &Tally, dir: usize) {
+        let n = tables.n;
         self.by_interval.clear();
         self.by_interval.resize(n * n, Tally::default());
         let mut before = [Tally::default(); 17];
@@ -151,25 +143,22 @@ impl Deriver {
         }
         for (lo, before_lo) in before[..n].iter().enumerate() {
             let mut inside = Tally::default();
-            let mut region: Board = [0; 4];
+            let mut region = CellSet::EMPTY;
             for hi in lo..n.min(lo + n - 1) {
                 for i in lo..=hi {
                     let t = self.by_interval[i * n + hi];
                     inside.add(&t);
                 }
-                let house = &layout.house_bits[dir * n + hi];
-                for w in 0..4 {
-                    region[w] |= house[w];
-                }
+                region = region.union(&tables.house_bits[dir * n + hi]);
                 let outside = [before_lo, &after[hi + 1]];
-                self.region(layout, &region, hi - lo + 1, &inside, caged, outside);
+                self.region(tables, &region, hi - lo + 1, &inside, caged, outside);
             }
         }
     }
 
     /// Every box (or jigsaw region) alone.
-    fn boxes(&mut self, layout: &Layout) {
-        let n = layout.n;
+    fn boxes(&mut self, tables: &Tables) {
+        let n = tables.n;
         let mut inside = [Tally::default(); 16];
         let mut meeting = [Tally::default(); 16];
         for ((t, span), &met) in self.cages.iter().zip(&self.spans).zip(&self.boxes_met) {
@@ -184,9 +173,9 @@ impl Deriver {
             }
         }
         for b in 0..n {
-            let region = layout.house_bits[2 * n + b];
+            let region = tables.house_bits[2 * n + b];
             let none = Tally::default();
-            self.region(layout, &region, 1, &inside[b], &meeting[b], [&none, &none]);
+            self.region(tables, &region, 1, &inside[b], &meeting[b], [&none, &none]);
         }
     }
 
@@ -194,50 +183,52 @@ impl Deriver {
     /// and the cages meeting it (`meeting` less the two `outside` groups).
     fn region(
         &mut self,
-        layout: &Layout,
-        region: &Board,
+        tables: &Tables,
+        region: &CellSet,
         houses: usize,
         inside: &Tally,
         meeting: &Tally,
         outside: [&Tally; 2],
     ) {
-        let n = layout.n;
+        let n = tables.n;
         let size = houses * n;
         let total = (size * (n + 1) / 2) as i64;
         let innies = size - inside.len;
         if (1..=max_len(n)).contains(&innies) {
-            let cells = and_not(region, &inside.cells);
-            self.push(layout, cells, innies, total - inside.sum);
+            let cells = region.difference(&inside.cells);
+            self.push(tables, cells, innies, total - inside.sum);
         }
-        let meets = |w: usize| meeting.cells[w] & !outside[0].cells[w] & !outside[1].cells[w];
-        let meeting_cells: Board = std::array::from_fn(meets);
+        let meeting_cells = meeting
+            .cells
+            .difference(&outside[0].cells)
+            .difference(&outside[1].cells);
         let meeting_len = meeting.len - outside[0].len - outside[1].len;
         let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
-        let caged = and_not(region, &meeting_cells) == [0; 4];
+        let caged = region.is_subset(&meeting_cells);
         let outies = meeting_len.saturating_sub(size);
         if caged && (1..=max_len(n)).contains(&outies) {
-            let cells = and_not(&meeting_cells, region);
-            self.push(layout, cells, outies, meeting_sum - total);
+            let cells = meeting_cells.difference(region);
+            self.push(tables, cells, outies, meeting_sum - total);
         }
     }
 
-    fn push(&mut self, layout: &Layout, cells: Board, len: usize, sum: i64) {
+    fn push(&mut self, tables: &Tables, cells: CellSet, len: usize, sum: i64) {
         let repeat = self.found.iter().any(|v| v.len == len && v.cells == cells);
-        let copy = board_cells(&cells)
+        let copy = cells
+            .iter()
             .next()
-            .and_then(|c| self.cage_at.get(c as usize))
+            .and_then(|c| self.cage_at.get(c.as_index()))
             .and_then(|&i| self.cages.get(i as usize))
             .is_some_and(|t| t.len == len && t.cells == cells);
         if repeat || copy {
             return;
         }
         // Distinct when every member sees every other member.
-        let distinct = board_cells(&cells).all(|a| {
-            let peers = &layout.peer_bits[a as usize];
+        let distinct = cells.iter().all(|a| {
             let mut others = cells;
-            others[a as usize >> 6] &= !(1 << (a & 63));
-            (0..4).all(|w| others[w] & !peers[w] == 0)
+            others.remove(a);
+            others.is_subset(&tables.peer_bits[a.as_index()])
         });
         if !distinct && len > MAX_LOOSE {
             return;
@@ -270,11 +261,11 @@ mod tests {
     fn innies_of_a_row_and_a_column() {
         // 4x4: cage {r1c1, r1c2} = 3 inside row 1, cage {r1c3, r2c3} = 7 across rows 1 and 2;
         // r1c4 and the rest of column 3 uncaged.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let mut deriver = Deriver::default();
-        deriver.derive(&layout, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
+        deriver.derive(&tables, &[info(0, 2, 3), info(2, 2, 7)], &[0, 1, 2, 6]);
         let found = |cells: u64, sum: u16| Virtual {
-            cells: [cells, 0, 0, 0],
+            cells: CellSet::from_words([cells, 0, 0, 0]),
             len: cells.count_ones() as usize,
             sum,
             distinct: true,
@@ -283,18 +274,19 @@ mod tests {
         assert!(deriver.found.contains(&found(1 << 2 | 1 << 3, 7)));
         assert!(deriver.found.contains(&found(1 << 10 | 1 << 14, 3)));
         // Row 2 has uncaged cells, so it has no outies (r1c3 alone would be one).
-        assert!(!deriver.found.iter().any(|v| v.cells == [1 << 2, 0, 0, 0]));
+        let r1c3 = CellSet::from_words([1 << 2, 0, 0, 0]);
+        assert!(!deriver.found.iter().any(|v| v.cells == r1c3));
     }
 
     #[test]
     fn outies_of_a_fully_caged_row() {
         // 4x4: row 1 caged by {r1c1, r1c2} = 3 and {r1c3, r1c4, r2c4} = 8: the outie r2c4 holds
         // 3 + 8 - 10 = 1.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let mut deriver = Deriver::default();
-        deriver.derive(&layout, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
+        deriver.derive(&tables, &[info(0, 2, 3), info(2, 3, 8)], &[0, 1, 2, 3, 7]);
         let outie = Virtual {
-            cells: [1 << 7, 0, 0, 0],
+            cells: CellSet::from_words([1 << 7, 0, 0, 0]),
             len: 1,
             sum: 1,
             distinct: true,

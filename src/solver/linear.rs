@@ -11,7 +11,9 @@
 //! published killers, which need one or two nodes).
 
 use super::cages::CageInfo;
-use super::layout::{board_cells, Board, Layout};
+use super::tables::Tables;
+use crate::bitset::CellSet;
+use crate::geometry::Cell;
 
 /// At most this many linear sums (the kernel tracks them in a 256-bit set).
 pub(crate) const MAX_LINEAR: usize = 256;
@@ -56,33 +58,15 @@ pub(crate) struct LinearSet {
     pub(crate) cells: Vec<u8>,
     /// Keys (positive cells, negative cells) of the sums found, for removing repeats, with the
     /// index of the sum that stands for each.
-    seen: Vec<(Board, Board, usize)>,
+    seen: Vec<(CellSet, CellSet, usize)>,
 }
 
 /// Cells kept in one linear sum of side `n`. Each sum is examined whenever one of its cells
-/// changes, and the long ones rarely prune: on the hardest 9x9 killers (mathemagic-1) 20 of 230
-/// sums made 97% of the prunings, the top ones of 3 to 6 cells. Six cells for 9x9 measured
-/// fastest on six of them (CPU 5.9 s against 9.1 s for 8 cells and 11.0 s for 12). Bigger grids
-/// keep 2n (not measured there: 10 cells for 16x16 did not speed up generation).
+/// changes, and the long ones rarely prune.
+// Tuned: docs/solver-kernel.md, row D2 (six cells for 9x9; 2n, unmeasured, past it).
 fn max_terms(n: usize) -> usize {
     let most = if n <= 9 { 6 } else { 2 * n };
     MAX_TERMS.min(most).min(2 * n)
-}
-
-fn count(b: &Board) -> usize {
-    b.iter().map(|w| w.count_ones() as usize).sum()
-}
-
-fn and_not(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & !b[w])
-}
-
-fn or(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] | b[w])
-}
-
-fn and(a: &Board, b: &Board) -> Board {
-    std::array::from_fn(|w| a[w] & b[w])
 }
 
 impl LinearSet {
@@ -90,79 +74,77 @@ impl LinearSet {
     /// lists cell sets whose sums the kernel already has, skipped here).
     pub(crate) fn derive(
         &mut self,
-        layout: &Layout,
+        tables: &Tables,
         infos: &[CageInfo],
         cells: &[u8],
-        known: &[Board],
+        known: &[CellSet],
     ) {
         self.sums.clear();
         self.terms.clear();
         self.seen.clear();
         self.cells.clear();
-        let n = layout.n;
-        let cages: Vec<(Board, usize, i64)> = infos
+        let n = tables.n;
+        let cages: Vec<(CellSet, usize, i64)> = infos
             .iter()
             .map(|info| {
-                let mut b: Board = [0; 4];
-                for &c in &cells[info.start as usize..][..info.len as usize] {
-                    b[c as usize >> 6] |= 1 << (c & 63);
-                }
+                let members = &cells[info.start as usize..][..info.len as usize];
+                let b = members.iter().map(|&c| Cell::new(c)).collect();
                 (b, info.len as usize, info.sum as i64)
             })
             .collect();
         let house_total = (n * (n + 1) / 2) as i64;
-        let mut found: Vec<(Board, Board, i64)> = Vec::new();
-        let mut regions: Vec<(Board, i64)> = Vec::new();
+        let mut found: Vec<(CellSet, CellSet, i64)> = Vec::new();
+        let mut regions: Vec<(CellSet, i64)> = Vec::new();
         for dir in 0..2 {
             for lo in 0..n {
-                let mut region: Board = [0; 4];
+                let mut region = CellSet::EMPTY;
                 for hi in lo..n.min(lo + n - 1) {
-                    region = or(&region, &layout.house_bits[dir * n + hi]);
+                    region = region.union(&tables.house_bits[dir * n + hi]);
                     regions.push((region, (hi - lo + 1) as i64 * house_total));
                 }
             }
         }
         for b in 0..n {
-            regions.push((layout.house_bits[2 * n + b], house_total));
+            regions.push((tables.house_bits[2 * n + b], house_total));
         }
         for (region, total) in &regions {
             // Three choices of pieces: the cages wholly inside, those mostly inside, and every
             // cage meeting the region.
             for rule in 0..3 {
-                let (mut pieces, mut sum): (Board, i64) = ([0; 4], 0);
+                let (mut pieces, mut sum) = (CellSet::EMPTY, 0i64);
                 for (cage, len, s) in &cages {
-                    let inside = count(&and(cage, region));
+                    let inside = cage.intersection(region).len();
                     let take = match rule {
                         0 => inside == *len,
                         1 => 2 * inside > *len,
                         _ => inside > 0,
                     };
                     if take {
-                        pieces = or(&pieces, cage);
+                        pieces = pieces.union(cage);
                         sum += s;
                     }
                 }
-                let mut plus = and_not(&pieces, region);
-                let mut minus = and_not(region, &pieces);
+                let mut plus = pieces.difference(region);
+                let mut minus = region.difference(&pieces);
                 let mut sum = sum - total;
                 // A whole house on either side adds a known total: fold it into the sum (a sum
                 // of whole houses alone says nothing and costs a pass over its cells each time).
-                for house in &layout.house_bits[..3 * n] {
+                for house in &tables.house_bits[..3 * n] {
                     for (part, sign) in [(&mut plus, 1), (&mut minus, -1)] {
-                        if and_not(house, part) == [0; 4] {
-                            *part = and_not(part, house);
+                        if house.is_subset(part) {
+                            *part = part.difference(house);
                             sum -= sign * house_total;
                         }
                     }
                 }
-                let size = count(&plus) + count(&minus);
+                let size = plus.len() + minus.len();
                 if size == 0 || size > max_terms(n) {
                     continue;
                 }
                 found.push((plus, minus, sum));
             }
         }
-        found.sort_by_key(|(p, m, _)| count(p) + count(m));
+        found.sort_by_key(|(p, m, _)| p.len() + m.len());
         // Sums found, their negations that joined them included (so that the cap keeps the
         // same equations as when both were kept).
         let mut kept = 0;
@@ -171,43 +153,42 @@ impl LinearSet {
                 break;
             }
             if self.seen.iter().any(|&(p, m, _)| (p, m) == (plus, minus))
-                || (minus == [0; 4] && known.contains(&plus))
+                || (minus.is_empty() && known.contains(&plus))
             {
                 continue;
             }
-            if cages.iter().any(|(c, _, _)| minus == [0; 4] && *c == plus) {
+            if cages.iter().any(|(c, _, _)| minus.is_empty() && *c == plus) {
                 continue;
             }
             kept += 1;
-            // The negation of a sum kept already: the same equation, enforced alike (14 of the
-            // 45 sums of each mathemagic killer; on mathemagic-13 the second of each pair never
-            // removed a candidate). An all-positive sum stays, since it may be cage-like.
+            // The negation of a sum kept already: the same equation, enforced alike (row D3 of
+            // docs/solver-kernel.md). An all-positive sum stays, since it may be cage-like.
             let twin = self
                 .seen
                 .iter()
                 .find(|&&(p, m, _)| (p, m) == (minus, plus))
                 .map(|&(_, _, i)| i);
             match twin {
-                Some(i) if minus != [0; 4] => {
+                Some(i) if !minus.is_empty() => {
                     self.sums[i].weight += 1;
                     self.seen.push((plus, minus, i));
                 }
                 _ => {
                     self.seen.push((plus, minus, self.sums.len()));
-                    self.push(layout, &plus, &minus, sum);
+                    self.push(tables, &plus, &minus, sum);
                 }
             }
         }
         self.of_cell.clear();
-        self.of_cell.resize(layout.cells, [0; 4]);
+        self.of_cell.resize(tables.cells, [0; 4]);
         self.near_cell.clear();
-        self.near_cell.resize(layout.cells, [0; 4]);
+        self.near_cell.resize(tables.cells, [0; 4]);
         for (i, s) in self.sums.iter().enumerate() {
             for t in &self.terms[s.start as usize..][..s.len as usize] {
                 let c = t.cell as usize;
                 self.of_cell[c][i >> 6] |= 1 << (i & 63);
                 self.near_cell[c][i >> 6] |= 1 << (i & 63);
-                for &p in layout.peers(c) {
+                for &p in tables.peers(c) {
                     self.near_cell[p as usize][i >> 6] |= 1 << (i & 63);
                 }
             }
@@ -221,25 +202,25 @@ impl LinearSet {
     }
 
     /// Store one sum, grouping its cells greedily into sets of mutual peers.
-    fn push(&mut self, layout: &Layout, plus: &Board, minus: &Board, sum: i64) {
+    fn push(&mut self, tables: &Tables, plus: &CellSet, minus: &CellSet, sum: i64) {
         let start = self.terms.len();
-        let mut groups: Vec<(Board, bool)> = Vec::new();
+        let mut groups: Vec<(CellSet, bool)> = Vec::new();
         for (part, negative) in [(plus, false), (minus, true)] {
-            for c in board_cells(part) {
-                let peers = &layout.peer_bits[c as usize];
+            for c in part.iter() {
+                let peers = &tables.peer_bits[c.as_index()];
                 let g = groups
                     .iter()
-                    .position(|(g, neg)| *neg == negative && and_not(g, peers) == [0; 4]);
+                    .position(|(g, neg)| *neg == negative && g.is_subset(peers));
                 let g = match g {
                     Some(g) => g,
                     None => {
-                        groups.push(([0; 4], negative));
+                        groups.push((CellSet::EMPTY, negative));
                         groups.len() - 1
                     }
                 };
-                groups[g].0[c as usize >> 6] |= 1 << (c & 63);
+                groups[g].0.insert(c);
                 self.terms.push(Term {
-                    cell: c,
+                    cell: c.get(),
                     negative,
                     group: g as u8,
                 });
@@ -278,7 +259,7 @@ mod tests {
     fn innie_outie_of_a_row() {
         // 4x4: cage {r1c1, r1c2, r2c2} = 7 mostly in row 1; row 1 sums to 10, so r2c2 - r1c3 -
         // r1c4 = 7 - 10 = -3.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let info = CageInfo {
             start: 0,
             len: 3,
@@ -286,7 +267,7 @@ mod tests {
             distinct: true,
         };
         let mut set = LinearSet::default();
-        set.derive(&layout, &[info], &[0, 1, 5], &[]);
+        set.derive(&tables, &[info], &[0, 1, 5], &[]);
         let found = set.sums.iter().any(|s| {
             let terms = &set.terms[s.start as usize..][..s.len as usize];
             let mut t: Vec<(u8, bool)> = terms.iter().map(|t| (t.cell, t.negative)).collect();
@@ -301,7 +282,7 @@ mod tests {
         // 4x4: one cage {r1c1, r1c2} = 3. Rows 1 and 2 together say r1c3 + r1c4 + row 2 = 17;
         // row 2 adds up to 10, so that is row 1's r1c3 + r1c4 = 7 again (one sum), and no sum
         // keeps a whole house.
-        let layout = Layout::new(&Geometry::standard(4).unwrap());
+        let tables = Tables::new(&Geometry::standard(4).unwrap());
         let info = CageInfo {
             start: 0,
             len: 2,
@@ -309,7 +290,7 @@ mod tests {
             distinct: true,
         };
         let mut set = LinearSet::default();
-        set.derive(&layout, &[info], &[0, 1], &[]);
+        set.derive(&tables, &[info], &[0, 1], &[]);
         let cells_of = |s: &Linear| -> Vec<(u8, bool)> {
             let mut t: Vec<(u8, bool)> = set.terms[s.start as usize..][..s.len as usize]
                 .iter()
@@ -329,7 +310,7 @@ mod tests {
             let cells: Vec<u8> = cells_of(s).iter().map(|&(c, _)| c).collect();
             for h in 0..12 {
                 assert!(
-                    !layout.house(h).iter().all(|c| cells.contains(c)),
+                    !tables.house(h).iter().all(|c| cells.contains(c)),
                     "house {h} whole in {cells:?}"
                 );
             }

@@ -15,23 +15,24 @@ mod cages;
 pub(crate) mod combos;
 mod innies;
 mod kernel;
-mod layout;
 mod linear;
 mod plain;
 mod quota;
 pub mod reference;
+mod tables;
 #[cfg(test)]
 mod tests;
 
-use crate::geometry::Geometry;
+use crate::bitset::CellSet;
+use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use cages::CageSet;
 use kernel::{ExactCache, Search};
-use layout::{Board, Layout};
 use linear::LinearSet;
 use plain::PlainSearch;
 use std::cell::RefCell;
+use tables::Tables;
 
 /// Work done by one search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -59,7 +60,7 @@ pub struct SolveReport {
 #[derive(Clone, Debug)]
 pub struct Solver {
     geometry: Geometry,
-    layout: Layout,
+    tables: Tables,
     cages: CageSet,
     linear: LinearSet,
     /// Nodes before the killer search starts over with the linear sums (`HEAVY_AFTER`; tests
@@ -72,6 +73,7 @@ pub struct Solver {
 /// Search nodes a killer search may take with the cheap rules alone before it starts over with
 /// the derived linear sums too. The published killers need one or two nodes and never pay for
 /// the sums; the hardest public killers need them to finish in well under a second.
+// docs/solver-kernel.md, row D1.
 const HEAVY_AFTER: u64 = 200;
 
 impl Solver {
@@ -79,7 +81,7 @@ impl Solver {
     pub fn new(geometry: &Geometry) -> Self {
         Solver {
             geometry: geometry.clone(),
-            layout: Layout::new(geometry),
+            tables: Tables::new(geometry),
             cages: CageSet::default(),
             linear: LinearSet::default(),
             heavy_after: HEAVY_AFTER,
@@ -105,17 +107,17 @@ impl Solver {
             *self = Solver::new(puzzle.geometry());
             self.heavy_after = heavy_after;
         }
-        self.cages.load(puzzle, &self.layout);
+        self.cages.load(puzzle, &self.tables);
         let mut solutions = Vec::with_capacity(limit.min(16));
         let givens = puzzle.givens().values();
-        let (layout, cages) = (&self.layout, &self.cages);
+        let (tables, cages) = (&self.tables, &self.cages);
         let (stats, exhausted) = if cages.is_empty() {
-            run_plain(layout, givens, limit, max_nodes, &mut solutions)
+            run_plain(tables, givens, limit, max_nodes, &mut solutions)
         } else {
             let first = max_nodes.min(self.heavy_after);
             let xcache = &mut self.xcache;
             let (light, cut) = Search::run(
-                layout,
+                tables,
                 cages,
                 None,
                 givens,
@@ -126,24 +128,18 @@ impl Solver {
             );
             if cut && max_nodes > first {
                 solutions.clear();
-                self.cages.load_crossings(layout);
+                self.cages.load_crossings(tables);
                 let cages = &self.cages;
-                let known: Vec<Board> = cages
+                let known: Vec<CellSet> = cages
                     .virtuals
                     .iter()
-                    .map(|&v| {
-                        let mut b: Board = [0; 4];
-                        for &c in cages.cells_in(v) {
-                            b[c as usize >> 6] |= 1 << (c & 63);
-                        }
-                        b
-                    })
+                    .map(|&v| cages.cells_in(v).iter().map(|&c| Cell::new(c)).collect())
                     .collect();
                 self.linear
-                    .derive(layout, &cages.cages, &cages.cells, &known);
+                    .derive(tables, &cages.cages, &cages.cells, &known);
                 let rest = max_nodes - light.nodes;
                 let (heavy, cut) = Search::run(
-                    layout,
+                    tables,
                     cages,
                     Some(&self.linear),
                     givens,
@@ -176,19 +172,19 @@ impl Solver {
 
 /// The plain kernel, instantiated for the side N and its bitboard width in words.
 pub(crate) fn run_plain(
-    layout: &Layout,
+    tables: &Tables,
     givens: &[u8],
     limit: usize,
     max_nodes: u64,
     solutions: &mut Vec<Grid>,
 ) -> (SolveStats, bool) {
-    if band9::fits(layout) {
+    if band9::fits(tables) {
         return band9::Band9::run(givens, limit, max_nodes, solutions);
     }
     macro_rules! sizes {
         ($($n:literal => $w:literal),*) => {
-            match layout.n {
-                $($n => PlainSearch::<$n, $w>::run(layout, givens, limit, max_nodes, solutions),)*
+            match tables.n {
+                $($n => PlainSearch::<$n, $w>::run(tables, givens, limit, max_nodes, solutions),)*
                 n => unreachable!("geometry sizes are 1..=16, got {n}"),
             }
         };

@@ -12,7 +12,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::kernel::Contradiction;
-use super::layout::Layout;
+use super::tables::Tables;
 use super::SolveStats;
 use crate::grid::Grid;
 use crate::solver::quota::Quota;
@@ -29,7 +29,7 @@ struct State<const N: usize, const W: usize> {
 
 /// One plain search: its tables, the houses to re-examine per digit, and what it found.
 pub(crate) struct PlainSearch<'a, const N: usize, const W: usize> {
-    layout: &'a Layout,
+    tables: &'a Tables,
     /// Per digit, houses whose candidates for it changed since hidden singles were last sought.
     dirty: [u64; N],
     /// Digits whose board changed since locked candidates were last sought.
@@ -61,7 +61,7 @@ fn count<const W: usize>(x: &[u64; W]) -> Count {
 impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     /// Search `givens` (N² values, 0 = empty) for up to `limit` solutions.
     pub(crate) fn run(
-        layout: &'a Layout,
+        tables: &'a Tables,
         givens: &[u8],
         limit: usize,
         max_nodes: u64,
@@ -69,7 +69,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     ) -> (SolveStats, bool) {
         let all_houses = (1u64 << (3 * N)) - 1;
         let mut search = PlainSearch {
-            layout,
+            tables,
             dirty: [all_houses; N],
             locked_dirty: (1 << N) - 1,
             quota: Quota::new(limit, max_nodes, solutions),
@@ -104,10 +104,10 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     /// Put digit `d` in the unsolved cell `c`, where it is a candidate.
     #[inline(always)]
     fn place(&mut self, st: &mut State<N, W>, c: usize, d: usize) {
-        let layout = self.layout;
+        let tables = self.tables;
         let c = c as u8 as usize;
         let (w, bit) = (c >> 6, 1u64 << (c & 63));
-        let houses = layout.cell_houses[c];
+        let houses = tables.cell_houses[c];
         let mut had = 1 << d;
         for e in 0..N {
             had |= (((st.dig[e][w] >> (c & 63)) & 1) as u32) << e;
@@ -115,14 +115,14 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             self.dirty[e] |= houses;
         }
         self.locked_dirty |= had;
-        let peers = &layout.peer_bits[c];
+        let peers = tables.peer_bits[c].words();
         for i in 0..W {
             st.dig[d][i] &= !peers[i];
         }
         st.dig[d][w] |= bit;
         st.unsolved[w] &= !bit;
         st.open[d] &= !houses;
-        self.dirty[d] |= layout.peer_houses[c];
+        self.dirty[d] |= tables.peer_houses[c];
     }
 
     fn propagate(&mut self, st: &mut State<N, W>) -> Result<(), Contradiction> {
@@ -180,7 +180,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     /// Place every digit that has one cell left in a house; true if any was placed.
     #[inline(always)]
     fn hidden_singles(&mut self, st: &mut State<N, W>) -> Result<bool, Contradiction> {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut any = false;
         for e in 0..N {
             let mut houses = self.dirty[e] & st.open[e];
@@ -188,7 +188,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while houses != 0 {
                 let h = houses.trailing_zeros() as usize;
                 houses &= houses - 1;
-                let hb = &layout.house_bits[h & 63];
+                let hb = tables.house_bits[h & 63].words();
                 let x: [u64; W] = std::array::from_fn(|i| st.dig[e][i] & hb[i]);
                 match count(&x) {
                     Count::Zero => return Err(Contradiction),
@@ -209,7 +209,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
     fn locked_candidates(&mut self, st: &mut State<N, W>) -> bool {
         let mut any = false;
         let mut digits = std::mem::take(&mut self.locked_dirty);
-        let layout = self.layout;
+        let tables = self.tables;
         while digits != 0 {
             let e = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -221,22 +221,23 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while boxes != 0 {
                 let b = boxes.trailing_zeros() as usize;
                 boxes &= boxes - 1;
-                let range = layout.segment_start[b] as usize..layout.segment_start[b + 1] as usize;
+                let range = tables.segment_start[b] as usize..tables.segment_start[b + 1] as usize;
                 // Branch-free (the outcome is unpredictable): a segment whose line already holds
                 // the digit can only "remove" the placed cell itself, which `unsolved` protects,
                 // and any real removal shows in `changed`.
-                for seg in &layout.segments[range] {
+                for seg in &tables.segments[range] {
                     let (mut in_box, mut in_line) = (0, 0);
+                    let (box_rest, line_rest) = (seg.box_rest.words(), seg.line_rest.words());
                     for i in 0..W {
-                        in_box |= x[i] & seg.box_rest[i];
-                        in_line |= x[i] & seg.line_rest[i];
+                        in_box |= x[i] & box_rest[i];
+                        in_line |= x[i] & line_rest[i];
                     }
                     let from_line = ((in_box == 0) & (in_line != 0)) as u64;
                     let from_box = ((in_line == 0) & (in_box != 0)) as u64;
                     let (from_line, from_box) = (from_line.wrapping_neg(), from_box.wrapping_neg());
                     for i in 0..W {
-                        let gone = (seg.line_rest[i] & from_line | seg.box_rest[i] & from_box)
-                            & unsolved[i];
+                        let gone =
+                            (line_rest[i] & from_line | box_rest[i] & from_box) & unsolved[i];
                         changed |= x[i] & gone;
                         x[i] &= !gone;
                     }
@@ -283,7 +284,7 @@ impl<'a, const N: usize, const W: usize> PlainSearch<'a, N, W> {
             while pairs != 0 {
                 let c = i * 64 + pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
-                let peers = &self.layout.peer_bits[c];
+                let peers = self.tables.peer_bits[c].words();
                 let score = 1
                     + (0..W)
                         .map(|j| (peers[j] & st.unsolved[j]).count_ones())

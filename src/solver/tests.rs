@@ -2,9 +2,9 @@
 
 use super::cages::CageSet;
 use super::kernel::Search;
-use super::layout::Layout;
 use super::linear::LinearSet;
 use super::reference::brute_force_solutions;
+use super::tables::Tables;
 use super::{count_solutions, run_plain, solve, Solver};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
@@ -117,11 +117,11 @@ fn derived_sums(which: usize, seed: u64) -> (Grid, super::linear::LinearSet) {
     let mut rng = Pcg64::seed_from_u64(seed);
     let solution = random_solution(&geometry, &mut rng);
     let puzzle = random_puzzle(&geometry, &solution, 0.9, 0.0, &mut rng);
-    let layout = Layout::new(&geometry);
+    let tables = Tables::new(&geometry);
     let mut cages = CageSet::default();
-    cages.load(&puzzle, &layout);
+    cages.load(&puzzle, &tables);
     let mut set = super::linear::LinearSet::default();
-    set.derive(&layout, &cages.cages, &cages.cells, &[]);
+    set.derive(&tables, &cages.cages, &cages.cells, &[]);
     (solution, set)
 }
 
@@ -255,10 +255,10 @@ proptest! {
         // Larger grids with few givens sit in the hard middle ground of random puzzles.
         let given = given + 0.1 * (geometry.size() as f64 - 9.0) / 3.5;
         let puzzle = random_puzzle(&geometry, &solution, 0.0, given, &mut rng);
-        let layout = Layout::new(&geometry);
+        let tables = Tables::new(&geometry);
         let (mut by_plain, mut by_cells) = (Vec::new(), Vec::new());
-        run_plain(&layout, puzzle.givens().values(), 3, u64::MAX, &mut by_plain);
-        Search::run(&layout, &CageSet::default(), None, puzzle.givens().values(), 3, u64::MAX, &mut by_cells, &mut Default::default());
+        run_plain(&tables, puzzle.givens().values(), 3, u64::MAX, &mut by_plain);
+        Search::run(&tables, &CageSet::default(), None, puzzle.givens().values(), 3, u64::MAX, &mut by_cells, &mut Default::default());
         prop_assert_eq!(by_plain.len(), by_cells.len());
         prop_assert!(by_plain.iter().chain(&by_cells).all(|s| puzzle.is_solution(s)));
         if by_plain.len() < 3 {
@@ -343,15 +343,15 @@ fn a_node_budget_stops_the_search_undecided() {
 /// The candidates at the root fixpoint of the killer kernel (no branching), with the linear sums
 /// (and the rules of a hard search).
 fn root_candidates(puzzle: &Puzzle) -> Option<Vec<u16>> {
-    let layout = Layout::new(puzzle.geometry());
+    let tables = Tables::new(puzzle.geometry());
     let mut cages = CageSet::default();
-    cages.load(puzzle, &layout);
-    cages.load_crossings(&layout);
+    cages.load(puzzle, &tables);
+    cages.load_crossings(&tables);
     let mut linear = LinearSet::default();
-    linear.derive(&layout, &cages.cages, &cages.cells, &[]);
+    linear.derive(&tables, &cages.cages, &cages.cells, &[]);
     let mut solutions = Vec::new();
     let givens = puzzle.givens().values();
-    Search::candidates(&layout, &cages, Some(&linear), givens, &mut solutions)
+    Search::candidates(&tables, &cages, Some(&linear), givens, &mut solutions)
 }
 
 #[test]

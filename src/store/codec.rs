@@ -4,8 +4,7 @@
 //! - regions (jigsaw): N² characters, the 0-based region of every cell, `0`-`9` then `A`-`F`;
 //! - cages: `sum:cell.cell.cell;sum:cell.cell` with 0-based cell indices (`row * N + col`),
 //!   cells ascending, cages in puzzle order; empty for a plain puzzle;
-//! - cage size histogram: `size:count;size:count`, sizes ascending, absent sizes omitted;
-//! - fingerprint: FNV-1a, 128 bits, of a text (the canonical form of a puzzle, the settings).
+//! - cage size histogram: `size:count;size:count`, sizes ascending, absent sizes omitted.
 
 use crate::cage::Cage;
 use crate::format::plain;
@@ -107,16 +106,6 @@ pub fn histogram_from_text(text: &str) -> Option<Vec<(usize, u64)>> {
         .collect()
 }
 
-/// The 128-bit FNV-1a hash of `bytes`: a stable fingerprint (the same on every platform and
-/// build). For 10^9 distinct puzzles the chance of any two sharing one is below 10^-20.
-pub fn fingerprint(bytes: &[u8]) -> u128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    bytes
-        .iter()
-        .fold(OFFSET, |h, &b| (h ^ b as u128).wrapping_mul(PRIME))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,14 +137,6 @@ mod tests {
         assert_eq!(cages_from_text(""), Some(Vec::new()));
         assert_eq!(cages_from_text("15:0.x"), None);
         assert_eq!(cages_from_text("15"), None);
-    }
-
-    #[test]
-    fn fingerprint_is_fnv_1a_128() {
-        // Published FNV-1a 128 test vectors.
-        assert_eq!(fingerprint(b""), 0x6c62272e07bb014262b821756295c58d);
-        assert_eq!(fingerprint(b"a"), 0xd228cb696f1a8caf78912b704e4a8964);
-        assert_ne!(fingerprint(b"9|b3x3|ab"), fingerprint(b"9|b3x3|ba"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The `issued` table: which puzzles the feed and the books have given out. Every draw happens in
-//! one `BEGIN IMMEDIATE` transaction, so two processes issuing the same day cannot both draw.
+//! The `issued` table: which puzzles the feed and the books have given out, and the feed days
+//! withdrawn since (`withdrawn`). Every draw and withdrawal happens in one `BEGIN IMMEDIATE`
+//! transaction, so two processes issuing the same day cannot both draw.
 
 use super::{Store, StoreError};
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
@@ -48,6 +49,28 @@ pub enum DayIssue {
         /// Unissued puzzles of that slot in the database.
         available: u64,
     },
+}
+
+/// One issued feed day, as the feed's index lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuedDay {
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+    /// Its number in the series.
+    pub number: i64,
+    /// Its slots in order.
+    pub slots: Vec<String>,
+}
+
+/// What `withdraw_day` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// The day's puzzles, withdrawn now (they stay issued; the day leaves the index).
+    Withdrawn(Vec<Issued>),
+    /// The day was withdrawn before (at this UTC time) and not issued again since.
+    Already(String),
+    /// Nothing was issued on that day.
+    NotIssued,
 }
 
 const UNISSUED: &str = "FROM puzzles p WHERE p.variant = ?1 AND p.size = ?2 AND p.level = ?3
@@ -166,9 +189,131 @@ impl Store {
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map(params![channel, last, limit as i64], |r| r.get(0))
+            .query_map(
+                params![channel, last, i64::try_from(limit).unwrap_or(i64::MAX)],
+                |r| r.get(0),
+            )
             .map_err(|e| self.err(e))?;
         rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.err(e))
+    }
+
+    /// The `limit` newest days feed `channel` issued (withdrawn days are not issued), newest
+    /// first, with their numbers and slots.
+    pub fn issued_days(&self, channel: &str, limit: usize) -> Result<Vec<IssuedDay>, StoreError> {
+        if !self.has_issues_table()? {
+            return Ok(Vec::new());
+        }
+        let mut days = Vec::new();
+        for date in self.issued_dates(channel, "9999-12-31", limit)? {
+            let rows = self.issued_on(channel, &date)?;
+            days.push(IssuedDay {
+                number: rows.first().map_or(0, |r| r.number),
+                slots: rows.into_iter().map(|r| r.slot).collect(),
+                date,
+            });
+        }
+        Ok(days)
+    }
+
+    /// The issued days of feed `channel` just before and just after `date` (either may be absent).
+    pub fn issued_neighbours(
+        &self,
+        channel: &str,
+        date: &str,
+    ) -> Result<(Option<String>, Option<String>), StoreError> {
+        if !self.has_issues_table()? {
+            return Ok((None, None));
+        }
+        let one = |sql: &str| -> Result<Option<String>, StoreError> {
+            self.conn
+                .query_row(sql, params![channel, date], |r| r.get(0))
+                .map_err(|e| self.err(e))
+        };
+        let feed = "FROM issued WHERE channel = ?1 AND source = 'feed'";
+        Ok((
+            one(&format!("SELECT max(date) {feed} AND date < ?2"))?,
+            one(&format!("SELECT min(date) {feed} AND date > ?2"))?,
+        ))
+    }
+
+    /// Run `f` holding the database's write lock (`BEGIN IMMEDIATE`, then `COMMIT`), so that no
+    /// other process issues or withdraws a day meanwhile. The feed rebuilds its index under it:
+    /// every run commits its day before it takes the lock, so the last run to write the index
+    /// has seen every day. `f` should be quick (it writes a few small files).
+    pub fn with_write_lock<T, E: From<StoreError>>(
+        &mut self,
+        f: impl FnOnce(&Store) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.err(e))?;
+        let result = f(self);
+        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+        let ended = self.conn.execute_batch(end).map_err(|e| self.err(e));
+        let value = result?;
+        ended?;
+        Ok(value)
+    }
+
+    /// Withdraw the day `date` of feed `channel`: its puzzles stay issued (never drawn again),
+    /// their `date` becomes NULL (the day leaves the index and may be issued afresh later) and
+    /// the withdrawal is recorded in `withdrawn`. All in one transaction.
+    pub fn withdraw_day(&mut self, channel: &str, date: &str) -> Result<Withdrawal, StoreError> {
+        if !self.has_issues_table()? {
+            return Ok(Withdrawal::NotIssued);
+        }
+        let path = self.path.clone();
+        let err = |e| super::classify(&path, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let rows = Self::day_rows(&tx, channel, date).map_err(err)?;
+        if rows.is_empty() {
+            let before: Option<String> = tx
+                .query_row(
+                    "SELECT max(withdrawn_at) FROM withdrawn WHERE channel = ?1 AND date = ?2",
+                    params![channel, date],
+                    |r| r.get(0),
+                )
+                .map_err(err)?;
+            return Ok(before.map_or(Withdrawal::NotIssued, Withdrawal::Already));
+        }
+        tx.execute(
+            "INSERT INTO withdrawn (puzzle, channel, date)
+             SELECT puzzle, channel, date FROM issued WHERE channel = ?1 AND date = ?2",
+            params![channel, date],
+        )
+        .map_err(err)?;
+        tx.execute(
+            "UPDATE issued SET date = NULL WHERE channel = ?1 AND date = ?2",
+            params![channel, date],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(Withdrawal::Withdrawn(rows))
+    }
+
+    /// When the day `date` of feed `channel` was last withdrawn (UTC), if ever.
+    pub fn withdrawn_at(&self, channel: &str, date: &str) -> Result<Option<String>, StoreError> {
+        let exists: i64 = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if exists == 0 {
+            return Ok(None);
+        }
+        self.conn
+            .query_row(
+                "SELECT max(withdrawn_at) FROM withdrawn WHERE channel = ?1 AND date = ?2",
+                params![channel, date],
+                |r| r.get(0),
+            )
             .map_err(|e| self.err(e))
     }
 
@@ -219,6 +364,25 @@ impl Store {
         Ok(Ok(()))
     }
 
+    /// Take back what [`Store::issue_book`] recorded for `puzzles` of book `channel` (the book
+    /// could not be put in place), in one transaction.
+    pub fn withdraw_book(&mut self, channel: &str, puzzles: &[i64]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let err = |e| super::classify(&path, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        for puzzle in puzzles {
+            tx.execute(
+                "DELETE FROM issued WHERE source = 'book' AND channel = ?1 AND puzzle = ?2",
+                params![channel, puzzle],
+            )
+            .map_err(err)?;
+        }
+        tx.commit().map_err(err)
+    }
+
     /// Ids of the stored puzzles issued so far, or equal under the canonical form to one issued.
     pub fn issued_ids(&self) -> Result<Vec<i64>, StoreError> {
         if !self.has_issues_table()? {
@@ -231,5 +395,48 @@ impl Store {
         let rows = stmt.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
         rows.collect::<rusqlite::Result<_>>()
             .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{mpsc, Arc, Mutex};
+    use std::time::Duration;
+
+    #[test]
+    fn no_day_is_issued_while_the_write_lock_is_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.db");
+        let mut a = Store::open_or_create(&path).unwrap();
+        let mut b = Store::open_or_create(&path).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (locked, wait) = mpsc::channel();
+        let holder = {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                a.with_write_lock(|store| {
+                    log.lock().unwrap().push("index read");
+                    locked.send(()).unwrap();
+                    std::thread::sleep(Duration::from_millis(300));
+                    let days = store.issued_days("f", 10)?;
+                    log.lock().unwrap().push("index written");
+                    Ok::<_, StoreError>(days)
+                })
+                .unwrap()
+            })
+        };
+        wait.recv().unwrap();
+        // Another process's draw waits for the lock (an empty day still takes it).
+        assert_eq!(
+            b.issue_day("f", "2026-12-01", 1, &[]).unwrap(),
+            DayIssue::Drawn(Vec::new())
+        );
+        log.lock().unwrap().push("day issued");
+        assert_eq!(holder.join().unwrap(), Vec::new());
+        assert_eq!(
+            *log.lock().unwrap(),
+            ["index read", "index written", "day issued"]
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use super::write::RunState;
 use super::{Store, StoreError};
-use crate::output::{AtomicFile, OutputError};
+use crate::atomic_file::{AtomicFile, AtomicFileError};
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Rows};
 use std::path::{Path, PathBuf};
@@ -16,6 +16,8 @@ pub struct MergeReport {
     pub puzzles: u64,
     /// Puzzles skipped because a lower work item (in another shard or run) had the same form.
     pub duplicates: u64,
+    /// Issue records (`issued` rows of the feed and books) carried over.
+    pub issued: u64,
 }
 
 /// Columns copied from shard to output (all but `id` and `run`); `idx` is the second.
@@ -56,9 +58,11 @@ pub fn merge(
             output.display()
         )));
     }
+    // Each input is read in one read transaction (one snapshot), so its runs, chunk records,
+    // puzzles and issue records agree even while another process extends a run in it.
     let stores: Vec<Store> = inputs
         .iter()
-        .map(|p| Store::open_read_only(p))
+        .map(|p| Store::open_read_only(p).and_then(Store::into_snapshot))
         .collect::<Result<_, _>>()?;
     let groups = group_runs(&stores)?;
     for group in &groups {
@@ -78,13 +82,14 @@ pub fn merge(
         report.puzzles += puzzles;
         report.duplicates += duplicates;
     }
-    out.grade_ungraded()?;
+    report.issued = super::merge_issued::copy_issued(&mut out, &stores)?;
+    out.grade_ungraded(&mut |_| {})?;
     out.close()?;
     temp.commit_new().map_err(output_error)?;
     Ok(report)
 }
 
-fn output_error(e: OutputError) -> StoreError {
+fn output_error(e: AtomicFileError) -> StoreError {
     StoreError::Merge(e.to_string())
 }
 

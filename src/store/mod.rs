@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 3; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 3`)
+//! # Schema (revision 5; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 5`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -30,6 +30,10 @@
 //! per canonical form: `puzzle` (key), `canonical_key` (UNIQUE), `source` (`feed`/`book`), `channel`,
 //! `date` (feed days), `slot`, `position`, `number`, `issued_at`. See `schema::CREATE_ISSUED`.
 //!
+//! `withdrawn` (revision 5) — feed days taken back by `feed --withdraw`: `puzzle` (key, → issued),
+//! `channel`, `date`, `withdrawn_at`; the puzzles stay in `issued` with a NULL `date`. See
+//! `schema::ADD_WITHDRAWN`.
+//!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
 //! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
@@ -39,14 +43,15 @@ pub mod codec;
 mod grade;
 mod issued;
 mod merge;
+mod merge_issued;
 mod read;
 mod schema;
 mod select;
 mod verify;
 mod write;
 
-pub use grade::GradeRow;
-pub use issued::{DayIssue, IssueRequest, Issued};
+pub use grade::{GradeRow, RegradeProgress};
+pub use issued::{DayIssue, IssueRequest, Issued, IssuedDay, Withdrawal};
 pub use merge::{merge, MergeReport};
 pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
@@ -110,8 +115,23 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The disk (or the database size limit) is full.
-    #[error("{path}: disk full; the chunk in flight was rolled back and stored puzzles are intact: free space and run the same command again to resume")]
+    #[error("{path}: disk full; the transaction in flight was rolled back and what was committed before is intact: free space and run the same command again")]
     DiskFull {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The operating system failed a read or write (often a full disk: SQLite cannot map its
+    /// shared-memory file when no byte is free).
+    #[error("{path}: disk I/O error ({detail}); check the free space and the device, then run the same command again")]
+    DiskIo {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's explanation.
+        detail: String,
+    },
+    /// Another process held the write lock longer than the busy timeout.
+    #[error("{path}: the database is locked: another process held its write lock for over {} s (a large merge, regrade or generate chunk?); nothing of this transaction was written: run the command again when that process is done", BUSY_TIMEOUT.as_secs())]
+    Locked {
         /// The file.
         path: PathBuf,
     },
@@ -173,10 +193,19 @@ impl Store {
     /// Open a database to write, creating the file (and its directory) when it does not exist.
     /// An existing file must be a sudoku-press database (or empty); anything else is left untouched.
     pub fn open_or_create(path: &Path) -> Result<Store, StoreError> {
+        Self::open_or_create_reporting(path, &mut |_| {})
+    }
+
+    /// [`Store::open_or_create`], reporting the progress of grading rows graded by another
+    /// grader version (done when the file is opened) to `on_regrade`.
+    pub fn open_or_create_reporting(
+        path: &Path,
+        on_regrade: &mut dyn FnMut(RegradeProgress),
+    ) -> Result<Store, StoreError> {
         if path.is_dir() {
             return Err(StoreError::Directory(path.to_path_buf()));
         }
-        Self::open_writable(path).map_err(|e| match e {
+        Self::open_writable(path, on_regrade).map_err(|e| match e {
             StoreError::Open { .. } if is_read_only(path) => StoreError::ReadOnly {
                 path: path.to_path_buf(),
             },
@@ -184,7 +213,10 @@ impl Store {
         })
     }
 
-    fn open_writable(path: &Path) -> Result<Store, StoreError> {
+    fn open_writable(
+        path: &Path,
+        on_regrade: &mut dyn FnMut(RegradeProgress),
+    ) -> Result<Store, StoreError> {
         if path.as_os_str().to_string_lossy().ends_with('/') {
             return Err(StoreError::Directory(path.to_path_buf()));
         }
@@ -207,7 +239,7 @@ impl Store {
             store.upgrade()?;
             // Rows graded by another grader version (or an interrupted upgrade's) are graded
             // again; an up-to-date file costs one index lookup.
-            store.grade_ungraded()?;
+            store.grade_ungraded(on_regrade)?;
         } else {
             store.create_schema()?;
         }
@@ -270,6 +302,15 @@ impl Store {
             });
         }
         Ok(store)
+    }
+
+    /// Hold one read transaction from now on, so that everything read through this store comes
+    /// from one snapshot of the file (a writer may go on meanwhile; `merge` reads its inputs so).
+    pub fn into_snapshot(self) -> Result<Store, StoreError> {
+        self.conn
+            .execute_batch("BEGIN; SELECT count(*) FROM sqlite_master;")
+            .map_err(|e| self.err(e))?;
+        Ok(self)
     }
 
     /// The database file.
@@ -436,12 +477,10 @@ fn is_read_only(path: &Path) -> bool {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    // SQLite makes its -wal and -shm files beside the database.
-    let probe = dir.join(".sudoku-press-write-probe");
-    let dir_locked = match std::fs::File::create(&probe) {
-        Ok(_) => std::fs::remove_file(&probe).is_err(),
-        Err(_) => true,
-    };
+    // SQLite makes its -wal and -shm files beside the database. The probe is created
+    // exclusively, so a symlink planted under its name is never followed (nor its target
+    // truncated).
+    let dir_locked = crate::atomic_file::check_dir_writable(dir).is_err();
     file_locked || dir_locked
 }
 
@@ -483,6 +522,11 @@ fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         },
         Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
         Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Locked { path },
+        Some(ErrorCode::SystemIoFailure) => StoreError::DiskIo {
+            path,
+            detail: e.to_string(),
+        },
         Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => StoreError::Open {
             path,
             detail: e.to_string(),

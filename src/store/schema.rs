@@ -10,11 +10,12 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 /// - 3: the human-style grade of every puzzle: `score`, `hardest`, `techniques`, `trial` (see
 ///   [`ADD_GRADE`]); the rows of an older file are graded in the upgrade (`level` is rewritten).
 /// - 4: `grader`, the version of the grader that made a row's grade (see [`ADD_GRADER`]).
+/// - 5: `withdrawn`, the feed days taken back by `feed --withdraw` (see [`ADD_WITHDRAWN`]).
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
 /// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
-pub const SCHEMA_VERSION: i32 = 4;
+pub const SCHEMA_VERSION: i32 = 5;
 
 /// The oldest revision this build can still read (and upgrade when it writes).
 pub const OLDEST_READABLE: i32 = 1;
@@ -63,8 +64,28 @@ ALTER TABLE puzzles ADD COLUMN grader INTEGER;
 CREATE INDEX puzzles_by_grader ON puzzles (grader);
 ";
 
+/// Revision 5: feed days withdrawn by `feed --withdraw`, one row per puzzle the day held.
+/// `puzzle` (→ `issued.puzzle`), `channel` and `date` (the feed and the day it was issued on),
+/// `withdrawn_at`. Withdrawing keeps the puzzle's `issued` row (so neither it nor its canonical
+/// form is ever issued again) and sets its `date` to NULL, which frees the date: a later run for
+/// it draws new puzzles. A feed row (`source = 'feed'`) with a NULL `date` is a withdrawn one.
+pub const ADD_WITHDRAWN: &str = "
+CREATE TABLE withdrawn (
+    puzzle       INTEGER PRIMARY KEY REFERENCES issued (puzzle),
+    channel      TEXT    NOT NULL,
+    date         TEXT    NOT NULL,
+    withdrawn_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX withdrawn_by_date ON withdrawn (channel, date);
+";
+
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
-pub const UPGRADES: &[(i32, &str)] = &[(1, CREATE_ISSUED), (2, ADD_GRADE), (3, ADD_GRADER)];
+pub const UPGRADES: &[(i32, &str)] = &[
+    (1, CREATE_ISSUED),
+    (2, ADD_GRADE),
+    (3, ADD_GRADER),
+    (4, ADD_WITHDRAWN),
+];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
 pub const CREATE: &str = "

@@ -5,7 +5,7 @@ use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::settings::Shard;
+use crate::shard::Shard;
 use std::fs;
 
 const SOLUTION: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
@@ -315,4 +315,69 @@ fn merged_shards_equal_the_single_run() {
     let err = merge(&dir.path().join("y.db"), &inputs, &|t| t.to_string()).unwrap_err();
     assert!(err.to_string().contains("unfinished"), "{err}");
     assert!(!dir.path().join("y.db").exists());
+}
+
+/// N9: the regrade on open commits in small transactions, reports each, and another writer
+/// gets the write lock between them at once.
+#[test]
+fn the_regrade_on_open_lets_other_writers_in_between_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.db");
+    let mut store = Store::open_or_create(&path).unwrap();
+    let run = store.begin_run(&new_run(Shard::default(), 40)).unwrap();
+    commit(&mut store, &run, 0, 40, |i| Some(format!("k{i}")));
+    store
+        .conn
+        .execute_batch("UPDATE puzzles SET grader = 1")
+        .unwrap();
+    drop(store);
+    let mut reports = Vec::new();
+    let store = Store::open_or_create_reporting(&path, &mut |p| {
+        let other = rusqlite::Connection::open(&path).unwrap();
+        other.busy_timeout(std::time::Duration::ZERO).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE; COMMIT").unwrap();
+        reports.push(p);
+    })
+    .unwrap();
+    assert!(reports.len() >= 2, "{reports:?}");
+    assert_eq!(
+        reports.last(),
+        Some(&RegradeProgress {
+            done: 40,
+            total: 40
+        })
+    );
+    let left: i64 = store
+        .conn
+        .query_row(
+            "SELECT count(*) FROM puzzles WHERE grader IS NOT ?1",
+            [crate::grader::GRADER_VERSION],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0);
+}
+
+/// N5: a store read as one snapshot does not see what a writer commits meanwhile, so its run
+/// records and its puzzles agree.
+#[test]
+fn a_snapshot_sees_one_state_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.db");
+    let mut writer = Store::open_or_create(&path).unwrap();
+    let run = writer.begin_run(&new_run(Shard::default(), 3)).unwrap();
+    commit(&mut writer, &run, 0, 3, |i| Some(format!("k{i}")));
+    let reader = Store::open_read_only(&path)
+        .unwrap()
+        .into_snapshot()
+        .unwrap();
+    let before = reader.runs().unwrap();
+    // The run is extended and committed while the reader is open.
+    let run = writer.begin_run(&new_run(Shard::default(), 6)).unwrap();
+    commit(&mut writer, &run, 3, 6, |i| Some(format!("k{i}")));
+    assert_eq!(reader.runs().unwrap(), before);
+    assert_eq!((before[0].count, before[0].next_pos), (3, 3));
+    assert_eq!(indices(&reader).len(), 3);
+    let fresh = Store::open_read_only(&path).unwrap();
+    assert_eq!(indices(&fresh).len(), 6);
 }

@@ -1,10 +1,11 @@
 //! Writing: runs, and chunks of puzzles committed in one transaction with their progress record.
 
 use super::{codec, GradeRow, Store, StoreError};
+use crate::fingerprint::fingerprint;
 use crate::geometry::Regions;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::settings::Shard;
+use crate::shard::Shard;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
 /// The identity and settings of a run to start or continue.
@@ -164,7 +165,7 @@ impl PuzzleRow {
             repairs: metrics.repairs,
             micros: metrics.micros,
             grade: metrics.grade.clone(),
-            canonical_key: codec::fingerprint(canonical_key.as_bytes()).to_be_bytes(),
+            canonical_key: fingerprint(canonical_key.as_bytes()).to_be_bytes(),
         }
     }
 }

@@ -250,7 +250,7 @@ async function playOne(b, name, url) {
 
   if (name === 'killer9') await clickButton(b, /^Shade cages/, 'input');
   // A few digits and pencil marks away from the step, for the screenshots: the hint stays lit.
-  const used = new Set([...step.cells, ...step.placements.map((x) => x[0]), ...step.eliminations.map((x) => x[0])]);
+  const used = new Set([...(step.cells || []), ...(step.placements || []).map((x) => x[0]), ...(step.eliminations || []).map((x) => x[0])]);
   const free = [...Array(n * n).keys()].filter((i) => !data.givens[i] && !used.has(i)).reverse();
   for (const i of free.slice(0, 3)) {
     await b.click(cells[i]);

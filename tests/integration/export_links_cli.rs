@@ -3,8 +3,7 @@
 
 use crate::common::run_in;
 use std::path::Path;
-use sudoku_press::export::{fpuzzles, ipuz, sudokuwiki};
-use sudoku_press::format::{jsonl, sudocue};
+use sudoku_press::format::{fpuzzles, ipuz, jsonl, sudocue, sudokuwiki};
 
 fn lines(dir: &Path, db: &str, format: &str) -> Vec<String> {
     let out = run_in(dir, &["export", "--db", db, "--format", format]);

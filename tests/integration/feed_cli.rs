@@ -6,8 +6,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Output;
-use sudoku_press::export::fpuzzles;
-use sudoku_press::format::jsonl;
+use sudoku_press::format::{fpuzzles, jsonl};
 use sudoku_press::store::Store;
 use sudoku_press::Grid;
 
@@ -111,6 +110,7 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
             "2026-11-27.json",
             "2026-11-27.pdf",
             "feed.json",
+            "index.html",
             "rss.xml"
         ]
     );
@@ -143,7 +143,11 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
         }
     }
     let html = std::fs::read_to_string(d.join("out/2026-11-27.html")).unwrap();
-    assert!(html.contains("https://sudokupad.app/fpuzzles") && html.contains("<details>"));
+    // Templates escape every value, `/` as `&#x2f;` too.
+    assert!(
+        html.contains("https:&#x2f;&#x2f;sudokupad.app&#x2f;fpuzzles")
+            && html.contains("<details>")
+    );
     // Two puzzle pictures and two solution pictures, drawn by the book renderer.
     assert_eq!(html.matches("<svg ").count(), 4);
     assert!(html.contains("stroke-dasharray"), "dashed cages");
@@ -184,7 +188,7 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
         .query_row("SELECT count(DISTINCT p.canonical_key) FROM issued i JOIN puzzles p ON p.id = i.puzzle", [], |r| r.get(0))
         .unwrap();
     assert_eq!(keys, 10);
-    // The index holds the 3 newest days; re-running an older day leaves it alone.
+    // The feed holds the 3 newest days; re-running an older day rebuilds the same index.
     let index = std::fs::read_to_string(d.join("out/rss.xml")).unwrap();
     assert_eq!(index.matches("<item>").count(), 3);
     assert!(index.contains("2026-12-01") && !index.contains("2026-11-28"));
@@ -296,7 +300,7 @@ fn a_revision_one_database_is_upgraded_and_books_share_the_table() {
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
-            "DROP TABLE issued; DROP INDEX puzzles_by_level; DROP INDEX puzzles_by_grader;
+            "DROP TABLE withdrawn; DROP TABLE issued; DROP INDEX puzzles_by_level; DROP INDEX puzzles_by_grader;
              ALTER TABLE puzzles DROP COLUMN grader; ALTER TABLE puzzles DROP COLUMN score; ALTER TABLE puzzles DROP COLUMN hardest;
              ALTER TABLE puzzles DROP COLUMN techniques; ALTER TABLE puzzles DROP COLUMN trial;
              PRAGMA user_version = 1;",

@@ -1,5 +1,5 @@
-//! Regression tests of the robustness report (findings F1-F16): data safety under concurrent or
-//! odd use, no hangs, read-only use, clear output.
+//! Regression tests of the robustness reports (findings F1-F16 of 2026-11-26, N1-N16 of
+//! 2026-11-27): data safety under concurrent or odd use, no hangs, read-only use, clear output.
 
 use crate::common::{bin, run_in};
 use std::path::Path;
@@ -667,4 +667,353 @@ fn stats_and_verify_end_quietly_on_a_closed_pipe() {
         assert!(!err.contains("panicked"), "{command}: {err}");
         assert!(out.status.success(), "{command}: {err}");
     }
+}
+
+// ---- The report of 2026-11-27 (N1-N16) ----
+
+/// A database of 40 9x9 killers in `d`, as `p.db`.
+fn small_db(d: &Path) {
+    ok(
+        d,
+        &["generate", "--count", "40", "--seed", "1", "--db", "p.db"],
+    );
+}
+
+fn issued_count(db: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT count(*) FROM issued", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// Read a FIFO on a thread; after the writer is done, `finish` unblocks a reader whose writer
+/// never came (a failed command) and returns what was read.
+#[cfg(target_os = "linux")]
+struct FifoReader {
+    path: std::path::PathBuf,
+    thread: std::thread::JoinHandle<Vec<u8>>,
+}
+
+#[cfg(target_os = "linux")]
+impl FifoReader {
+    fn start(path: &Path) -> FifoReader {
+        let p = path.to_path_buf();
+        FifoReader {
+            path: p.clone(),
+            thread: std::thread::spawn(move || std::fs::read(p).unwrap()),
+        }
+    }
+
+    fn finish(self) -> Vec<u8> {
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NONBLOCK: i32 = 0o4000; // Linux
+                                        // Opening for writing without blocking: fails (no reader left) or ends a waiting reader.
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(O_NONBLOCK)
+            .open(&self.path);
+        self.thread.join().unwrap()
+    }
+}
+
+/// N1: `-o` onto a FIFO or a symlink to a device writes through it; nothing is replaced.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_onto_a_fifo_or_a_link_to_a_device_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    let csv = ok(d, &["export", "--db", "p.db", "--format", "csv"]);
+    let fifo = d.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let export = ["export", "--db", "p.db", "--format", "csv", "-o", "fifo"];
+    let book = ["book", "--db", "p.db", "--count", "2", "-o", "fifo"];
+    for args in [&export[..], &book[..]] {
+        let reader = FifoReader::start(&fifo);
+        let out = run_in(d, args);
+        let got = reader.finish();
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        if args[0] == "export" {
+            assert_eq!(text(&got), csv);
+        } else {
+            assert!(got.starts_with(b"%PDF"), "{} bytes", got.len());
+        }
+        let meta = std::fs::symlink_metadata(&fifo).unwrap();
+        assert!(meta.file_type().is_fifo(), "{args:?} replaced the FIFO");
+    }
+    std::os::unix::fs::symlink("/dev/null", d.join("lnull")).unwrap();
+    for args in [
+        &["export", "--db", "p.db", "--format", "csv", "-o", "lnull"][..],
+        &["book", "--db", "p.db", "--count", "2", "-o", "lnull"][..],
+    ] {
+        ok(d, args);
+        let link = std::fs::symlink_metadata(d.join("lnull")).unwrap();
+        assert!(link.file_type().is_symlink(), "{args:?} replaced the link");
+        let null = std::fs::metadata("/dev/null").unwrap();
+        assert!(null.file_type().is_char_device());
+    }
+    assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
+}
+
+/// N2: the database's writability probe never truncates a file through a planted symlink.
+#[cfg(unix)]
+#[test]
+fn the_write_probe_never_truncates_through_a_planted_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("victim"), "data").unwrap();
+    // SQLite cannot open a database whose -wal is a directory: the probe runs.
+    std::fs::create_dir(d.join("p.db-wal")).unwrap();
+    std::os::unix::fs::symlink("victim", d.join(".sudoku-press-write-probe")).unwrap();
+    let out = run_in(d, &["generate", "--count", "10", "--db", "p.db"]);
+    assert_eq!(code(&out), Some(2), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("victim")).unwrap(), "data");
+}
+
+const MEDIUM_DAILY: &str = r#"
+[feed]
+name = "t"
+title = "T"
+base_url = "https://example.org/t/"
+epoch = "2026-11-01"
+[schedule]
+all = ["killer-9-medium"]
+"#;
+
+/// An `issued` row without its ids or time: key, source, channel, date, slot, position, number.
+type IssuedRow = (Vec<u8>, String, String, Option<String>, String, i64, i64);
+
+/// The `issued` rows of a database by canonical key.
+fn issued_rows(db: &Path) -> Vec<IssuedRow> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT canonical_key, source, channel, date, slot, position, number FROM issued
+             ORDER BY canonical_key",
+        )
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })
+        .unwrap();
+    rows.map(|r| r.unwrap()).collect()
+}
+
+/// N3: merge carries the feed's and the books' issue records over; inputs that issued one
+/// day's place differently are refused.
+#[test]
+fn merge_carries_issue_records_over_and_refuses_conflicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    std::fs::write(d.join("s.toml"), MEDIUM_DAILY).unwrap();
+    let feed = |db: &str, date: &str, out: &str| {
+        ok(
+            d,
+            &[
+                "feed",
+                "--db",
+                db,
+                "--schedule",
+                "s.toml",
+                "--date",
+                date,
+                "--out",
+                out,
+            ],
+        )
+    };
+    feed("p.db", "2026-12-01", "f");
+    feed("p.db", "2026-12-02", "f");
+    ok(
+        d,
+        &[
+            "book", "--db", "p.db", "--count", "3", "--issue", "b1", "-o", "b1.pdf",
+        ],
+    );
+    ok(d, &["merge", "-o", "m.db", "p.db"]);
+    let before = issued_rows(&d.join("p.db"));
+    assert_eq!(before.len(), 5);
+    assert_eq!(issued_rows(&d.join("m.db")), before);
+    // The merged database re-emits an issued day and never draws its puzzles again.
+    let day1 = std::fs::read(d.join("f/2026-12-01.json")).unwrap();
+    feed("m.db", "2026-12-01", "f2");
+    assert_eq!(std::fs::read(d.join("f2/2026-12-01.json")).unwrap(), day1);
+    feed("m.db", "2026-12-03", "f2");
+    assert_eq!(issued_rows(&d.join("m.db")).len(), 6);
+    ok(d, &["verify", "--db", "m.db"]);
+
+    // Two shards that each issued 2026-12-01 with their own puzzle.
+    for shard in ["0/2", "1/2"] {
+        let db = format!("s{}.db", &shard[..1]);
+        ok(
+            d,
+            &[
+                "generate", "--count", "40", "--seed", "5", "--shard", shard, "--db", &db,
+            ],
+        );
+        feed(&db, "2026-12-01", "g");
+    }
+    let out = run_in(d, &["merge", "-o", "c.db", "s0.db", "s1.db"]);
+    assert_eq!(code(&out), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("issued different puzzles"), "{err}");
+    assert!(!d.join("c.db").exists());
+}
+
+/// N4 and N15: a book whose PDF cannot be written (the file size limit kills the process while
+/// it writes) records nothing; the temporary file it left is removed by the next run.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_book_that_cannot_be_written_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    let book = [
+        "book", "--db", "p.db", "--count", "20", "--issue", "vol1", "-o", "vol1.pdf",
+    ];
+    // 96 blocks of 512 bytes: room for the database's -shm and -wal, not for the 60 KB PDF.
+    let limited = Command::new("sh")
+        .current_dir(d)
+        .arg("-c")
+        .arg("ulimit -f 96 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_sudoku-press"))
+        .args(book)
+        .output()
+        .unwrap();
+    assert!(!limited.status.success());
+    assert!(!d.join("vol1.pdf").exists());
+    assert_eq!(issued_count(&d.join("p.db")), 0);
+    assert_eq!(
+        temp_files(d).len(),
+        1,
+        "the killed process left its temporary file"
+    );
+    ok(d, &book);
+    assert_eq!(issued_count(&d.join("p.db")), 20);
+    assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
+}
+
+/// N15: SIGTERM removes the temporary file of an unfinished output (here a book waiting for the
+/// database's write lock to record its puzzles).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminated_book_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    let holder = rusqlite::Connection::open(d.join("p.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let mut child = spawn(
+        d,
+        &[
+            "book", "--db", "p.db", "--count", "2", "--issue", "v", "-o", "v.pdf",
+        ],
+    );
+    let started = std::time::Instant::now();
+    while temp_files(d).is_empty() && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(temp_files(d).len(), 1);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
+    assert!(!d.join("v.pdf").exists());
+    assert_eq!(issued_count(&d.join("p.db")), 0);
+}
+
+/// N16: an output name of 249 characters works (the temporary name is cut to fit).
+#[test]
+fn a_long_output_name_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    let name = format!("{}.csv", "e".repeat(245));
+    ok(
+        d,
+        &["export", "--db", "p.db", "--format", "csv", "-o", &name],
+    );
+    assert!(d.join(&name).is_file());
+}
+
+/// N10, N11: numbers from the environment and flags outside their range are refused at once.
+#[test]
+fn out_of_range_numbers_are_refused_with_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for value in ["1e20", "-1", "abc", "NaN", "inf"] {
+        let out = bin()
+            .current_dir(d)
+            .env("SUDOKU_PRESS_PROGRESS_EVERY", value)
+            .args(["generate", "--count", "5", "--db", "pe.db"])
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(2), "{value}: {err}");
+        assert!(err.contains("SUDOKU_PRESS_PROGRESS_EVERY"), "{err}");
+        assert!(err.contains("86400"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let out = bin()
+        .current_dir(d)
+        .env("SUDOKU_PRESS_PROGRESS_EVERY", "0.5")
+        .args(["generate", "--count", "5", "--db", "pe.db"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_in(
+        d,
+        &[
+            "feed",
+            "--db",
+            "pe.db",
+            "--date",
+            "2026-12-01",
+            "--generate",
+            "--stock-days",
+            "18446744073709551615",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(code(&out), Some(2), "{err}");
+    assert!(err.contains("0..=36500"), "{err}");
+}
+
+/// N9: the regrade on open says what it does (the library reports, the CLI prints a line).
+#[test]
+fn the_regrade_on_open_prints_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_db(d);
+    sql(&d.join("p.db"), "UPDATE puzzles SET grader = 1");
+    let out = run_in(
+        d,
+        &["generate", "--count", "41", "--seed", "1", "--db", "p.db"],
+    );
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("p.db: grading rows graded by another grader version: 40 of 40"),
+        "{err}"
+    );
 }

@@ -2,21 +2,9 @@
 //! the total from each group's smallest and largest distinct digits, each open cell kept within
 //! the slack they leave, and two open cells matched digit by digit.
 //!
-//! On mathemagic-13 (before the negated twins were left out of the set) 25 sums were examined
-//! per node, 6% of them removing something; of the sums of four or more open cells, 2%. Of
-//! those, 3.2M of 8.7M examinations followed only changes inside their cells' bounds, and they
-//! made 9.8k of the 183k removals. Dropped: clearing a settled sum's own dirty bit after the
-//! rules for two and three open cells (about 1% of CPU). Dropped, on the 17 hard killers
-//! (`scripts/bench_hard.sh --limit 20`, one thread, CPU seconds in all, two rounds alternating
-//! with the rules as they are): examining a sum of four or more open cells only when a cell's
-//! least or greatest digit changed (a second dirty set for the changes inside a cell's bounds,
-//! read only by sums down to three open cells; not a pure bound rule, which reads each group's
-//! `t` smallest and largest digits): 3.78M -> 3.72M nodes but 13.6 -> 14.6 s, branch-free
-//! marking 13.9 -> 15.0, per puzzle mixed (mathemagic-4 0.43 -> 0.68 s, -9 1.43 -> 1.12); on
-//! mathemagic-13 `linear` fell from 9.7% to 8.0% of the CPU and `propagate` rose from 26% to
-//! 29%. Running every dirty sum before returning to the cheaper rules, instead of stopping at
-//! the first that prunes: 13.9 -> 14.2 s (3,777,781 -> 3,777,141 nodes). `group_at` branch-free
-//! over placed cells: slower (mathemagic-13, three runs each, 1.48-1.60 -> 1.57-1.63 s).
+//! A sum is examined whenever one of its cells changes, after the cheaper rules and before the
+//! exact cage rule, and the propagation goes back to the cheaper rules as soon as one prunes.
+//! Measurements: `docs/solver-kernel.md`, rows L1-L5.
 
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::combos::mirror;
@@ -190,7 +178,7 @@ impl Search<'_> {
             return self.cage_over(st, set.cells_in(info), info.sum);
         }
         let terms: &[Term] = &set.terms[sum.start as usize..][..sum.len as usize];
-        let small_grid = self.layout.n <= SMALL_BITS;
+        let small_grid = self.tables.n <= SMALL_BITS;
         let table = self.extremes;
         let (mut lo, mut hi) = (0i32, 0i32);
         let mut opens = 0;
@@ -247,7 +235,7 @@ impl Search<'_> {
     /// upper bound is too small for some group (rare: the groups are read again).
     #[cold]
     fn linear_narrow(&mut self, st: &mut State, terms: &[Term], up: i32, down: i32) -> Step {
-        let small_grid = self.layout.n <= SMALL_BITS;
+        let small_grid = self.tables.n <= SMALL_BITS;
         let mut i = 0;
         while i < terms.len() {
             let start = i;
@@ -282,7 +270,7 @@ impl Search<'_> {
     /// (digits of one group distinct). A cell with coefficient -1 is read reversed (d as N+1-d),
     /// which turns the sum into one of positive terms (as sigh's solver does for its sums).
     fn linear_triple(&mut self, st: &mut State, terms: &[Term], target: i32) -> Step {
-        let n = self.layout.n as i32;
+        let n = self.tables.n as i32;
         let mut rest = target;
         let mut open = [(0usize, false, 0u8, 0u16); 3];
         let mut k = 0;

@@ -2,63 +2,22 @@
 //! through the digit-combination tables, derived sums over cells that need not differ, and the
 //! pointing of digits every remaining combination needs.
 //!
-//! In a hard search on grids up to 9x9 every cage is also filtered exactly (each open cell keeps
-//! only the digits of some full assignment, `cage_exact`), but only once the cheaper rules reach
-//! their fixpoint: a cage changes many times in one propagation, and the exact rule runs once
-//! for all of them. Measured on the 17 hard killers (`scripts/bench_hard.sh --limit 15`, loaded
-//! machine): 14.1M -> 6.2M nodes, 52.0 -> 37.2 s of CPU in all.
-//!
-//! Per node of mathemagic-13 (437k nodes before the linear sums lost their negated twins): 19
-//! calls of the cheap cage rule (24% remove something), 4.4 of the exact one (15%; a third
-//! found in its cache), 22 of `point` (15%). Dropped, each with the same nodes, CPU seconds on
-//! mathemagic-13 against the rules as they are: the cheap rule skipped for cages of more than
-//! `EXACT_CELLS` open cells, left to the exact one (2.34 -> 2.79), or only its pointing (2.25
-//! -> 2.56); `EXACT_CELLS` 4 (2.22 -> 2.36); the exact rule by a matching per combination
-//! (2.19 -> 2.55), or only when one combination is left (no change); `point` branch-free over
-//! the cells with a read-only pass over the common peers first (no change); the exact rule
-//! skipped when every cell holds every digit of every combination left (true in 1% of calls);
-//! the exact cache looked up by the cheap rule (13% of its calls found there). Also dropped,
-//! on the 17 hard killers (`scripts/bench_hard.sh --limit 20`, CPU seconds in all, the same
-//! nodes, two rounds alternating): `point` skipping the digits it pointed for the same real cage
-//! earlier in the same propagation when the cage's cells lost none of them since (32% of the
-//! required digits of mathemagic-13), told by a copy of the cage's candidates (13.9 -> 14.1)
-//! or by the digits each cage lost, noted at every removal (13.4 -> 13.6, 13.8 -> 13.8).
-//!
-//! The exact rule's own cost, timed alone on 300k inputs of `exact_support` recorded from
-//! mathemagic-13 (1.27M of its 1.89M calls miss the cache; five open cells in 73% of them, open
-//! digits spanning all nine in 52%, about six combinations and 27 digit steps a call): 246 ns a
-//! call before; 209 without the backward level of the empty set (the first cell is read off
-//! `back[1]`) and with each digit tested branch-free; 185 shifting whole words by a constant step
-//! for digits 7-9; 171 with a forward step's shift, mask and merge in one pass over the words.
-//! Dropped there: digits renumbered densely over the combinations' union (292: the software
-//! compress costs more than the narrower sets save), one word of cell sets per combination
-//! (544), the last cell read combination by combination (232 against 209), the cell with the
-//! most candidates first (no change). Dropped in the kernel (CPU seconds on mathemagic-13, three
-//! runs each, same nodes, no gain beyond the noise): the cache keyed on the open cells'
-//! candidates sorted (1.64-1.68 -> 1.65-1.71), or on all the cage's cells, placed ones too, so
-//! that a cage whose exact pass placed a digit finds that pass (1.64-1.67 -> 1.64-1.65);
-//! `exact_of`'s combination filter branch-free over lanes with `point` AND-ing all four words
-//! (hard set 12.13 -> 12.18 s); `cage_open` branch-free over placed cells (1.58-1.62 ->
-//! 1.56-1.62).
-//!
-//! Also dropped (hard set, `scripts/bench_hard.sh --limit 20`, CPU s in all against main, rounds
-//! alternating, loaded machine; 3,777,781 nodes every time): each real cage's still-possible
-//! combinations of the whole cage kept as a bit mask in the copied `State`, narrowed by the cheap
-//! rule (and then also by the exact rule's cache misses), so that later calls in the subtree
-//! test only the live ones. On mathemagic-13 the live lists held 58.3M combinations over 9M
-//! calls against 85.2M in the tables (6.5 against 9.5 a call): too few saved to pay for the mask.
-//! A list of the live ones built per call 12.72, 12.46 against 12.24, 12.06; the filter run over
-//! the live bits directly 12.06, 12.41 against 11.94, 12.05; with the exact rule's kills 12.54,
-//! 12.77 against 12.35, 12.49, and masks for 40 cages instead of 96 12.38, 12.24 against 12.16,
-//! 12.13 (published killers 2-3% fewer puzzles/s).
+//! The cheap rule keeps the digits of the combinations every open cell can take part in, tested
+//! branch-free over 16-bit lanes. In a hard search on grids up to 9x9 every cage is also filtered
+//! exactly (each open cell keeps only the digits of some full assignment: `cage_exact`, over the
+//! digit sets reachable cell by cell, cached by input), but only once the cheaper rules reach
+//! their fixpoint: a cage changes many times in one propagation, and the exact rule runs once for
+//! all of them (the assignment-level filtering is in `exact.rs`). Measurements:
+//! `docs/solver-kernel.md`, rows S1-S17.
 
+use super::exact::{exact_support, matchings, orders, ExactEntry, ExactKey};
 use super::{digit_of, is_single, Contradiction, Search, State, Step};
 use crate::solver::cages::CageInfo;
 use crate::solver::combos::mirror;
 use crate::solver::innies::MAX_LOOSE;
-use crate::solver::layout::Board;
 
 /// Most open cells of a cage checked assignment by assignment (`matchings`).
+// Tuned: docs/solver-kernel.md, rows S2, S3 and S5.
 const EXACT_CELLS: usize = 3;
 
 impl Search<'_> {
@@ -72,8 +31,7 @@ impl Search<'_> {
     /// it holds, `State::must`), exactly if `exact`. True if the exact rule could still find
     /// more: the cage has more than `EXACT_CELLS` open cells (with fewer, the cheap rules of a
     /// hard search already keep exactly the digits of some full assignment, so the exact pass
-    /// would find nothing; measured on the 17 hard killers: the same nodes but on Wecoc #2,
-    /// 3,485 -> 3,499, CPU 30.4 -> 29.6 s in all).
+    /// would find nothing; docs/solver-kernel.md, row S2).
     pub(super) fn real_cage(
         &mut self,
         st: &mut State,
@@ -105,7 +63,7 @@ impl Search<'_> {
         must: u16,
         exact: bool,
     ) -> Result<usize, Contradiction> {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut used = 0u16;
         let mut placed_sum = 0usize;
         let mut open = [0u8; 16];
@@ -130,7 +88,7 @@ impl Search<'_> {
             0 if s == 0 => Ok(()),
             0 => Err(Contradiction),
             1 => {
-                if s == 0 || s > layout.n {
+                if s == 0 || s > tables.n {
                     return Err(Contradiction);
                 }
                 self.set(st, open[0] as usize, (1 << (s - 1)) & !used)
@@ -158,7 +116,7 @@ impl Search<'_> {
                 k += 1;
             }
         }
-        let n = self.layout.n;
+        let n = self.tables.n;
         match k {
             0 if s == 0 => Ok(()),
             1 if (1..=n).contains(&s) => self.set(st, open[0], 1 << (s - 1)),
@@ -175,7 +133,7 @@ impl Search<'_> {
 
     /// Two open cells summing to `s`: each keeps the digits whose partner the other still has.
     fn cage_pair(&mut self, st: &mut State, a: usize, b: usize, s: usize, used: u16) -> Step {
-        if s < 3 || s > 2 * self.layout.n - 1 {
+        if s < 3 || s > 2 * self.tables.n - 1 {
             return Err(Contradiction);
         }
         let mut distinct = !used;
@@ -225,7 +183,7 @@ impl Search<'_> {
         let exact = self.linear_set.is_some() && open.len() <= EXACT_CELLS;
         let (mut allowed, mut required) = (0u16, u16::MAX);
         let mut support = [0u16; 16];
-        let combos = self.layout.combos.get(open.len(), s);
+        let combos = self.tables.combos.get(open.len(), s);
         if exact {
             for &m in combos {
                 if !fits(m, union, must, xs) {
@@ -312,7 +270,7 @@ impl Search<'_> {
         // At most 12 combinations share a size and sum of digits 1..=9.
         let mut combos = [0u16; 16];
         let mut count = 0;
-        for &m in self.layout.combos.get(k, s) {
+        for &m in self.tables.combos.get(k, s) {
             if !fits(m, union, must, xs) {
                 continue;
             }
@@ -337,30 +295,27 @@ impl Search<'_> {
     /// Each digit of `required` must sit in one of `open`: if only one cell can take it, it goes
     /// there; otherwise it leaves every cell that sees all the cells that can take it.
     fn point(&mut self, st: &mut State, open: &[u8], required: u16) -> Step {
-        let layout = self.layout;
+        let tables = self.tables;
         let mut req = required;
         while req != 0 {
             let b = req & req.wrapping_neg();
             req ^= b;
             let mut count = 0;
             let mut last = 0;
-            let mut common: Board = [u64::MAX; 4];
+            let mut common = tables.grid;
             for &c in open {
                 let c = c as usize;
                 if st.cand[c] & b != 0 {
                     count += 1;
                     last = c;
-                    let peers = &layout.peer_bits[c];
-                    for w in 0..layout.words {
-                        common[w] &= peers[w];
-                    }
+                    common = common.intersection(&tables.peer_bits[c]);
                 }
             }
             match count {
                 0 => return Err(Contradiction),
                 1 => self.set(st, last, b)?,
                 _ => {
-                    for (w, &word) in common[..layout.words].iter().enumerate() {
+                    for (w, &word) in common.words()[..tables.words].iter().enumerate() {
                         let mut bits = word;
                         while bits != 0 {
                             let p = w * 64 + bits.trailing_zeros() as usize;
@@ -439,449 +394,11 @@ impl Lanes {
     }
 }
 
-/// Entries of the cache of the exact cage rule (a power of two). On mathemagic-13 a quarter of
-/// the 3.8M calls find their inputs there, with 2^12 entries as with 2^15 (the other inputs are
-/// new): 4.30 -> 4.10 s of CPU, the same nodes.
-pub(super) const XCACHE: usize = 1 << 12;
-
-/// The inputs of the exact cage rule: the open cells' candidates (without placed digits, at
-/// most nine), the sum left and the digits the cage must hold.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) struct ExactKey([u16; 12]);
-
-impl ExactKey {
-    /// The key of these inputs, if they fit one (nine open cells or fewer).
-    fn new(xs: &[u16], s: usize, must: u16) -> Option<ExactKey> {
-        if xs.len() > 9 {
-            return None;
-        }
-        let mut key = [0u16; 12];
-        key[..xs.len()].copy_from_slice(xs);
-        key[9] = s as u16;
-        key[10] = must;
-        key[11] = xs.len() as u16;
-        Some(ExactKey(key))
-    }
-
-    /// Where the key lives in the cache (a multiplicative hash of its words).
-    fn slot(&self) -> usize {
-        let mut h = 0u64;
-        for w in self.0.chunks_exact(4) {
-            let v = w.iter().fold(0u64, |v, &x| v << 16 | x as u64);
-            h = (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-        (h >> 52) as usize & (XCACHE - 1)
-    }
-}
-
-/// One remembered result of the exact cage rule.
-#[derive(Copy, Clone, Debug)]
-pub(super) struct ExactEntry {
-    key: ExactKey,
-    found: Option<([u16; 16], u16)>,
-}
-
-impl ExactEntry {
-    /// An entry no input matches (no key has zero open cells).
-    pub(super) const EMPTY: ExactEntry = ExactEntry {
-        key: ExactKey([0; 12]),
-        found: None,
-    };
-}
-
-/// Digit sets of 9x9 grids (9 bits) that `Subsets` can hold.
-pub(super) const SUBSET_BITS: usize = 9;
-
-/// For `j < 6`: the bits of a word whose index lacks bit `j`.
-const LACKS: [u64; 6] = [
-    0x5555_5555_5555_5555,
-    0x3333_3333_3333_3333,
-    0x0f0f_0f0f_0f0f_0f0f,
-    0x00ff_00ff_00ff_00ff,
-    0x0000_ffff_0000_ffff,
-    0x0000_0000_ffff_ffff,
-];
-
-/// For cells with (renumbered) candidates `xs` and the digit sets `combos` they may fill: the
-/// digits each cell takes in some assignment of distinct digits filling one of the sets, and the
-/// digits every such assignment uses; `None` if there is no such assignment. Backwards, the
-/// digit sets the first `i` cells may leave for the rest to complete; forwards, those they can
-/// reach that the rest completes.
-fn exact_support<const W: usize>(xs: &[u16], combos: &[u16]) -> Option<([u16; 16], u16)> {
-    let k = xs.len();
-    let mut back = [Subsets::<W>::EMPTY; SUBSET_BITS + 1];
-    for &m in combos {
-        back[k].insert(m);
-    }
-    // Not `back[0]`: the first cell's digits are read off `back[1]` one bit each.
-    for i in (1..k).rev() {
-        let mut b = Subsets::EMPTY;
-        let mut ds = xs[i];
-        while ds != 0 {
-            let j = ds.trailing_zeros() as usize;
-            ds &= ds - 1;
-            b.or_down(&back[i + 1], j);
-        }
-        back[i] = b;
-    }
-    let mut keep = [0u16; 16];
-    let mut fwd = Subsets::EMPTY;
-    let mut ds = xs[0];
-    while ds != 0 {
-        let j = ds.trailing_zeros() as usize;
-        ds &= ds - 1;
-        if back[1].contains(1 << j) {
-            keep[0] |= 1 << j;
-            fwd.insert(1 << j);
-        }
-    }
-    if keep[0] == 0 {
-        return None;
-    }
-    for i in 1..k {
-        let mut next = Subsets::EMPTY;
-        let mut ds = xs[i];
-        let mut support = 0u16;
-        while ds != 0 {
-            let j = ds.trailing_zeros() as usize;
-            ds &= ds - 1;
-            // Branch-free: whether a digit fits is unpredictable (an empty step adds nothing).
-            let fits = fwd.up_into(j, &back[i + 1], &mut next);
-            support |= u16::from(fits) << j;
-        }
-        keep[i] = support;
-        fwd = next;
-    }
-    let mut required = u16::MAX;
-    fwd.for_each(|m| required &= m);
-    Some((keep, required))
-}
-
-/// A set of digit sets of up to `64 * W` (bit `m` for the digit set `m`): the states of the
-/// exact cage rule, where adding digit `j` to every set lacking it is a shift by `2^j`.
-#[derive(Copy, Clone)]
-struct Subsets<const W: usize>([u64; W]);
-
-impl<const W: usize> Subsets<W> {
-    const EMPTY: Subsets<W> = Subsets([0; W]);
-
-    #[inline(always)]
-    fn insert(&mut self, m: u16) {
-        self.0[(m >> 6) as usize % W] |= 1 << (m & 63);
-    }
-
-    #[inline(always)]
-    fn contains(&self, m: u16) -> bool {
-        self.0[(m >> 6) as usize % W] >> (m & 63) & 1 != 0
-    }
-
-    /// Add to `next` the sets lacking digit `j`, each with `j` added, that `to` holds; whether
-    /// there were any (one pass over the words).
-    #[inline(always)]
-    fn up_into(&self, j: usize, to: &Subsets<W>, next: &mut Subsets<W>) -> bool {
-        let mut any = 0u64;
-        match j {
-            0..=5 => {
-                for ((n, &w), &t) in next.0.iter_mut().zip(&self.0).zip(&to.0) {
-                    let v = (w & LACKS[j]) << (1 << j) & t;
-                    any |= v;
-                    *n |= v;
-                }
-            }
-            6 => self.up_words_into::<1>(to, next, &mut any),
-            7 => self.up_words_into::<2>(to, next, &mut any),
-            _ => self.up_words_into::<4>(to, next, &mut any),
-        }
-        any != 0
-    }
-
-    /// `up_into` for digit `6 + log2(STEP)`: word `w` with bit `STEP` takes word `w - STEP`
-    /// (the test of `w` folds away once the loop over the `W` words is unrolled).
-    #[inline(always)]
-    fn up_words_into<const STEP: usize>(
-        &self,
-        to: &Subsets<W>,
-        next: &mut Subsets<W>,
-        any: &mut u64,
-    ) {
-        for (w, (n, &t)) in next.0.iter_mut().zip(&to.0).enumerate() {
-            if w & STEP != 0 {
-                let v = self.0[(w ^ STEP) % W] & t;
-                *any |= v;
-                *n |= v;
-            }
-        }
-    }
-
-    /// Add to `self` the sets of `from` holding digit `j`, each with `j` taken out.
-    #[inline(always)]
-    fn or_down(&mut self, from: &Subsets<W>, j: usize) {
-        match j {
-            0..=5 => {
-                for (r, &w) in self.0.iter_mut().zip(&from.0) {
-                    *r |= (w & !LACKS[j]) >> (1 << j);
-                }
-            }
-            6 => self.or_down_words::<1>(from),
-            7 => self.or_down_words::<2>(from),
-            _ => self.or_down_words::<4>(from),
-        }
-    }
-
-    /// `or_down` for digit `6 + log2(STEP)`: word `w` without bit `STEP` takes word
-    /// `w + STEP`.
-    #[inline(always)]
-    fn or_down_words<const STEP: usize>(&mut self, from: &Subsets<W>) {
-        for (w, r) in self.0.iter_mut().enumerate() {
-            if w & STEP == 0 {
-                *r |= from.0[(w ^ STEP) % W];
-            }
-        }
-    }
-
-    /// Call `f` on every digit set held.
-    #[inline(always)]
-    fn for_each(&self, mut f: impl FnMut(u16)) {
-        for (w, &word) in self.0.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                f((w * 64 + bits.trailing_zeros() as usize) as u16);
-                bits &= bits - 1;
-            }
-        }
-    }
-}
-
-/// `matchings` for two or three cells, by trying every order of the digits of `m` (measured on
-/// 300k inputs recorded from mathemagic-13, all of three cells: 58 -> 20 ns a call).
-#[inline(always)]
-fn orders<const K: usize>(xs: &[u16; K], m: u16, support: &mut [u16; 16]) -> bool {
-    let a = m & m.wrapping_neg();
-    let rest = m ^ a;
-    let b = rest & rest.wrapping_neg();
-    let c = rest ^ b;
-    let mut any = false;
-    // Branch-free: whether an order fits is unpredictable.
-    let mut try_order = |order: [u16; 3]| {
-        let mut fits = true;
-        for (x, d) in xs.iter().zip(order) {
-            fits &= x & d != 0;
-        }
-        let mask = 0u16.wrapping_sub(u16::from(fits));
-        for (s, d) in support.iter_mut().zip(&order[..K]) {
-            *s |= d & mask;
-        }
-        any |= fits;
-    };
-    if K == 2 {
-        try_order([a, rest, 0]);
-        try_order([rest, a, 0]);
-    } else {
-        for order in [
-            [a, b, c],
-            [a, c, b],
-            [b, a, c],
-            [b, c, a],
-            [c, a, b],
-            [c, b, a],
-        ] {
-            try_order(order);
-        }
-    }
-    any
-}
-
-/// Whether the cells with candidates `xs` can take the digits of `m` (one each, all different:
-/// `m` has as many digits as there are cells); if so, adds to `support[i]` every digit cell `i`
-/// takes in some such assignment. One matching by augmenting paths, then the alternating cycles
-/// through it (Régin's filtering for all-different): cell `i` may also take the digit of cell `j`
-/// when each reaches the other in the graph "cell -> cell owning a digit it can take".
-fn matchings(xs: &[u16], m: u16, support: &mut [u16; 16]) -> bool {
-    let k = xs.len();
-    let mut want = [0u16; 16];
-    let (mut every, mut covered) = (true, true);
-    for (i, &x) in xs.iter().enumerate() {
-        want[i] = x & m;
-        every &= want[i] == m;
-        covered &= want[i] & !support[i] == 0;
-    }
-    if every {
-        // Any cell can take any digit of `m`.
-        for s in &mut support[..k] {
-            *s |= m;
-        }
-        return true;
-    }
-    let mut owner = [u8::MAX; 16];
-    let mut digit = [0u16; 16];
-    let mut taken = 0u16;
-    for i in 0..k {
-        let free = want[i] & !taken;
-        if free != 0 {
-            let d = free & free.wrapping_neg();
-            taken |= d;
-            owner[d.trailing_zeros() as usize] = i as u8;
-            digit[i] = d;
-        }
-    }
-    for i in 0..k {
-        if digit[i] != 0 {
-            continue;
-        }
-        let mut visited = 0u16;
-        if !augment(i, &want, &mut owner, &mut digit, &mut visited) {
-            return false;
-        }
-    }
-    if covered {
-        // Nothing this combination allows is in doubt: only its being possible mattered.
-        return true;
-    }
-    // reach[i]: the cells cell i reaches (bit j).
-    let mut reach = [0u16; 16];
-    for i in 0..k {
-        let mut ds = want[i] & !digit[i];
-        while ds != 0 {
-            let d = ds.trailing_zeros() as usize;
-            ds &= ds - 1;
-            reach[i] |= 1 << owner[d];
-        }
-    }
-    for t in 0..k {
-        let via = reach[t];
-        for r in reach[..k].iter_mut() {
-            if *r >> t & 1 != 0 {
-                *r |= via;
-            }
-        }
-    }
-    for i in 0..k {
-        let mut got = digit[i];
-        let mut js = reach[i];
-        while js != 0 {
-            let j = js.trailing_zeros() as usize;
-            js &= js - 1;
-            if reach[j] >> i & 1 != 0 {
-                got |= digit[j];
-            }
-        }
-        support[i] |= got & want[i];
-    }
-    true
-}
-
-/// Kuhn's augmenting path from cell `i` over digits not yet `visited`.
-fn augment(
-    i: usize,
-    want: &[u16; 16],
-    owner: &mut [u8; 16],
-    digit: &mut [u16; 16],
-    visited: &mut u16,
-) -> bool {
-    let mut options = want[i] & !*visited;
-    while options != 0 {
-        let d = options & options.wrapping_neg();
-        options ^= d;
-        *visited |= d;
-        let o = owner[d.trailing_zeros() as usize];
-        if o == u8::MAX || augment(o as usize, want, owner, digit, visited) {
-            owner[d.trailing_zeros() as usize] = i as u8;
-            digit[i] = d;
-            return true;
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{exact_support, matchings, orders, Lanes};
-    use crate::solver::combos::Combos;
+    use super::Lanes;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
-
-    /// Every assignment of distinct digits to cells with candidates `xs` (1..=9) adding up to
-    /// `s`, the slow way: the digits each cell takes in one, and those all of them use.
-    fn brute(xs: &[u16], s: usize) -> Option<([u16; 16], u16)> {
-        fn walk(
-            xs: &[u16],
-            i: usize,
-            used: u16,
-            left: i32,
-            got: &mut [u16; 16],
-            req: &mut u16,
-            path: &mut [u16; 16],
-        ) -> bool {
-            if i == xs.len() {
-                if left != 0 {
-                    return false;
-                }
-                for j in 0..i {
-                    got[j] |= path[j];
-                }
-                *req &= used;
-                return true;
-            }
-            let mut any = false;
-            for d in 0..9i32 {
-                let b = 1u16 << d;
-                if xs[i] & b != 0 && used & b == 0 {
-                    path[i] = b;
-                    any |= walk(xs, i + 1, used | b, left - d - 1, got, req, path);
-                }
-            }
-            any
-        }
-        let (mut got, mut req, mut path) = ([0u16; 16], u16::MAX, [0u16; 16]);
-        walk(xs, 0, 0, s as i32, &mut got, &mut req, &mut path).then_some((got, req))
-    }
-
-    #[test]
-    fn exact_support_matches_brute_force() {
-        let combos = Combos::of(9);
-        let mut rng = Pcg64::seed_from_u64(0x9e37_79b9_7f4a_7c15u64);
-        let mut next = || rng.random::<u64>();
-        for _ in 0..3000 {
-            let k = 1 + (next() % 6) as usize;
-            let mut xs = [0u16; 16];
-            for x in &mut xs[..k] {
-                *x = (next() & 0x1ff) as u16 | 1 << (next() % 9);
-            }
-            let s = (next() % 46) as usize;
-            // Digits 1..=6, 1..=7, 1..=8 and all nine: one, two, four and eight words.
-            let width = [6, 7, 8, 9][(next() % 4) as usize];
-            let within = (1u16 << width) - 1;
-            for x in &mut xs[..k] {
-                *x &= within;
-            }
-            let fit: Vec<u16> = combos
-                .get(k, s)
-                .iter()
-                .copied()
-                .filter(|m| m & !within == 0)
-                .collect();
-            let got = match width {
-                6 => exact_support::<1>(&xs[..k], &fit),
-                7 => exact_support::<2>(&xs[..k], &fit),
-                8 => exact_support::<4>(&xs[..k], &fit),
-                _ => exact_support::<8>(&xs[..k], &fit),
-            };
-            let want = brute(&xs[..k], s);
-            match (got, want) {
-                (None, None) => {}
-                (Some((keep, req)), Some((wk, wr))) => {
-                    assert_eq!(&keep[..k], &wk[..k], "xs {:?} sum {s}", &xs[..k]);
-                    assert_eq!(req, wr, "xs {:?} sum {s}", &xs[..k]);
-                }
-                (g, w) => panic!(
-                    "xs {:?} sum {s}: {:?} vs {:?}",
-                    &xs[..k],
-                    g.is_some(),
-                    w.is_some()
-                ),
-            }
-        }
-    }
 
     #[test]
     fn lanes_tell_whether_every_cell_meets_a_digit_set() {
@@ -904,54 +421,5 @@ mod tests {
             };
             assert_eq!(got, want, "{xs:?} {m:#x}");
         }
-    }
-
-    #[test]
-    fn orders_agree_with_matchings() {
-        let mut rng = Pcg64::seed_from_u64(0x51ed_2701_a3b4_c5d6);
-        let mut next = || rng.random::<u64>();
-        for _ in 0..20_000 {
-            let k = 2 + (next() % 2) as usize;
-            // Digits of 16x16 grids, sparse enough that some orders fail.
-            let xs: Vec<u16> = (0..k).map(|_| (next() | next()) as u16).collect();
-            let mut m = 0u16;
-            while (m.count_ones() as usize) < k {
-                m |= 1 << (next() % 16);
-            }
-            let (mut want, mut got) = ([0u16; 16], [0u16; 16]);
-            let fits = matchings(&xs, m, &mut want);
-            let got_fits = match xs[..] {
-                [a, b] => orders(&[a, b], m, &mut got),
-                [a, b, c] => orders(&[a, b, c], m, &mut got),
-                _ => unreachable!(),
-            };
-            assert_eq!(got_fits, fits, "{xs:?} {m:#x}");
-            assert_eq!(got, want, "{xs:?} {m:#x}");
-        }
-    }
-
-    #[test]
-    fn matchings_keep_the_digits_of_some_full_assignment() {
-        // Cells {1, 2}, {1, 2}, {1, 2, 3} taking {1, 2, 3}: the first two hold 1 and 2, so the
-        // third is 3.
-        let mut support = [0u16; 16];
-        assert!(matchings(&[0b011, 0b011, 0b111], 0b111, &mut support));
-        assert_eq!(&support[..3], &[0b011, 0b011, 0b100]);
-        // Every cell can take every digit: all supported.
-        let mut support = [0u16; 16];
-        assert!(matchings(&[0b111, 0b111, 0b111], 0b111, &mut support));
-        assert_eq!(&support[..3], &[0b111; 3]);
-        // {1, 4}, {1, 4}, {2, 4} taking {1, 2, 4}: 2 is only in the third cell.
-        let mut support = [0u16; 16];
-        assert!(matchings(&[0b1001, 0b1001, 0b1010], 0b1011, &mut support));
-        assert_eq!(&support[..3], &[0b1001, 0b1001, 0b0010]);
-    }
-
-    #[test]
-    fn matchings_reject_a_combination_no_assignment_fits() {
-        // Two cells can only take 1.
-        let mut support = [0u16; 16];
-        assert!(!matchings(&[0b001, 0b001, 0b110], 0b111, &mut support));
-        assert_eq!(support, [0; 16]);
     }
 }

@@ -1,4 +1,4 @@
-//! The source documents' killer text format: the cage count, then per cage a line "cells sum" and
+//! The cage list: the source documents' killer text format (`--format seed`): the cage count, then per cage a line "cells sum" and
 //! one "row col" line per cell (0-based); `//` starts a comment; blank lines are ignored.
 //!
 //! The format has no size field: the grid is N x N when the cages cover exactly N² cells
@@ -189,8 +189,8 @@ pub fn check_representable(puzzle: &Puzzle) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// Write a killer puzzle in the seed format.
-pub fn write_seed<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatError> {
+/// Write a killer puzzle as a cage list.
+pub fn write_puzzle<W: Write>(out: &mut W, puzzle: &Puzzle) -> Result<(), FormatError> {
     check_representable(puzzle)?;
     let geometry = puzzle.geometry();
     writeln!(out, "{}", puzzle.cages().len())?;
@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(p.size(), 4);
         assert_eq!(cell_indices(&p.cages()[0].cells), vec![0, 1, 4, 5]);
         let mut out = Vec::new();
-        write_seed(&mut out, &p).unwrap();
+        write_puzzle(&mut out, &p).unwrap();
         assert_eq!(parse_text(std::str::from_utf8(&out).unwrap()).unwrap(), p);
     }
 

@@ -6,22 +6,19 @@
 //! lower case. `n` is the cell's digit (a given `d` is `d + 9`, on 6x6 `d + 6`; empty is 529, on
 //! 6x6 75); `clue` is the cage sum on the cage's first cell (row-major), 0 elsewhere; `colour`
 //! `1..` is the cage's colour, different for touching cages, so a cage is a connected group of
-//! one colour. We write a true 4-colouring.
+//! one colour. We write a true 4-colouring, the one the books shade with (`print::shade`).
 //! - `L9B`, 4 characters: `((colour-1) << 6 | clue) << 10 | n`.
 //! - `M9B`, 5 characters: `(((region-1) << 3 | colour-1) << 6 | clue) << 10 | n`.
 //! - `L6C`, 4 characters: `((colour-1) << 11 | op_or_clue) << 7 | n`; the cell right of the clue
 //!   (below it when the right one is in another cage) carries operator 1, `+`.
 
-use super::lines::write_lines;
-use super::ExportError;
+use super::error::expected;
+use super::FormatError;
 use crate::cage::Cage;
-use crate::format::error::expected;
-use crate::format::FormatError;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
+use crate::print::shade::cage_colours;
 use crate::puzzle::Puzzle;
-use crate::store::Store;
-use std::io::Write;
 
 /// The three packed killer codes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -111,65 +108,6 @@ fn cage_of_cells(puzzle: &Puzzle) -> Vec<usize> {
     owner
 }
 
-/// A colour `0..4` for every cage such that cages sharing an edge differ: backtracking in DSatur
-/// order (most differently coloured neighbours first). The cage graph is planar, so four colours
-/// always exist; `None` only if the search budget runs out, which planar cage maps do not reach.
-pub fn four_colouring(geometry: &Geometry, cages: &[Cage]) -> Option<Vec<u8>> {
-    let mut owner = vec![usize::MAX; geometry.cell_count()];
-    for (i, cage) in cages.iter().enumerate() {
-        for cell in &cage.cells {
-            owner[cell.as_index()] = i;
-        }
-    }
-    let mut adjacent = vec![Vec::new(); cages.len()];
-    for cell in geometry.cells() {
-        for other in geometry.neighbours(cell) {
-            let (a, b) = (owner[cell.as_index()], owner[other.as_index()]);
-            if a != b && a != usize::MAX && b != usize::MAX && !adjacent[a].contains(&b) {
-                adjacent[a].push(b);
-            }
-        }
-    }
-    let mut colours = vec![u8::MAX; cages.len()];
-    let mut budget = 1_000_000u32;
-    colour_rest(&adjacent, &mut colours, &mut budget).then_some(colours)
-}
-
-fn colour_rest(adjacent: &[Vec<usize>], colours: &mut [u8], budget: &mut u32) -> bool {
-    let used = |v: usize, colours: &[u8]| {
-        adjacent[v]
-            .iter()
-            .filter(|&&w| colours[w] != u8::MAX)
-            .fold(0u8, |set, &w| set | 1 << colours[w])
-    };
-    // The uncoloured cage with the most distinct neighbour colours, then the most neighbours.
-    let next = (0..colours.len())
-        .filter(|&v| colours[v] == u8::MAX)
-        .max_by_key(|&v| {
-            let saturation = used(v, colours).count_ones();
-            (saturation, adjacent[v].len(), std::cmp::Reverse(v))
-        });
-    let Some(v) = next else {
-        return true;
-    };
-    let taken = used(v, colours);
-    for colour in 0..4u8 {
-        if taken & (1 << colour) != 0 {
-            continue;
-        }
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        colours[v] = colour;
-        if colour_rest(adjacent, colours, budget) {
-            return true;
-        }
-    }
-    colours[v] = u8::MAX;
-    false
-}
-
 /// Base 36, lower case, zero-padded to `width` digits.
 fn base36(mut value: u64, width: usize) -> String {
     let mut digits = vec![b'0'; width];
@@ -184,7 +122,7 @@ fn base36(mut value: u64, width: usize) -> String {
 pub fn to_string(puzzle: &Puzzle) -> Result<String, FormatError> {
     let code = code_of(puzzle)?;
     let geometry = puzzle.geometry();
-    let colours = four_colouring(geometry, puzzle.cages())
+    let colours = cage_colours(puzzle)
         .ok_or_else(|| unrepresentable("its cages could not be coloured with four colours"))?;
     let owner = cage_of_cells(puzzle);
     let mut clue = vec![0u64; geometry.cell_count()];
@@ -219,11 +157,6 @@ pub fn to_string(puzzle: &Puzzle) -> Result<String, FormatError> {
         text.push_str(&base36((high << digit_bits) | n, code.width()));
     }
     Ok(text)
-}
-
-/// Write every puzzle of `store` as one SudokuWiki string a line.
-pub fn write_sudokuwiki<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| to_string(&p.puzzle))
 }
 
 /// Read a SudokuWiki killer string back (the inverse of [`to_string`]).
@@ -301,7 +234,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::worked::k9;
+    use crate::format::worked::k9;
 
     /// K9 #1 as `L9B`, from pencilmark (publishing.md §4.4; its colouring, up to 8 colours).
     const K9_L9B: &str = "L9B1qtt0emp00ep00ep00ep328h2tjl09w100ep1ez51ez53a4x2tjl2tjl1ki91ez51ez535e90jdd00ep00ep00ep00ep2zv52tjl0ikx2tjl36z52tjl4hld1q1d31g106q94f8100ep1ixd06q92tjl48411ez52tjl00ep484100ep1ez500ep1lap1ez509w100ep1mvl1ez500ep2xht1qtt0ff500ep1jpt35e92tjl07ip1i4x2tjl1ez51ez500ep1ez54idt484100ep1ez50c9d07ip00ep2xht2tjl06q900ep35e92tjl00ep";
@@ -337,7 +270,7 @@ mod tests {
     fn colouring_is_proper_and_uses_four_colours() {
         let (puzzle, _) = k9();
         let g = puzzle.geometry();
-        let colours = four_colouring(g, puzzle.cages()).unwrap();
+        let colours = cage_colours(&puzzle).unwrap();
         let owner = cage_of_cells(&puzzle);
         for cell in g.cells() {
             for other in g.neighbours(cell) {
@@ -380,7 +313,7 @@ mod tests {
 
         let plain = Puzzle::plain(Geometry::standard(9).unwrap(), Grid::empty(9)).unwrap();
         assert!(to_string(&plain).is_err());
-        let k4 = crate::export::worked::k4().0;
+        let k4 = crate::format::worked::k4().0;
         assert!(to_string(&k4).unwrap_err().to_string().contains("9x9, 6x6"));
         assert!(parse("L9B00").is_err());
         assert!(parse("Z9B").is_err());

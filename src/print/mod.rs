@@ -7,7 +7,7 @@ pub mod outline;
 pub mod shade;
 
 pub use book::{layout_book, Answers, BookSettings, Entry, LayoutError, Page, Section, Trim};
-pub use draw::{draw_grid, Drawing, GridStyle, Item};
+pub use draw::{draw_grid, puzzle_picture, Drawing, GridStyle, Item};
 
 #[cfg(test)]
 mod tests;

@@ -1,19 +1,20 @@
-//! The default `book` cage builder: connected cages with distinct digits whose sizes follow the
-//! distribution of published 9x9 killers.
+//! The default cage builder (`--cage-builder book`): connected cages with distinct digits whose
+//! sizes follow the distribution of published 9x9 killers, grown by Warnsdorff's rule.
 //!
 //! Each cage starts at the free cell with the fewest free neighbours and grows, up to a size drawn
-//! from the book distribution, into the free neighbour with the fewest free neighbours. Taking the
-//! most hemmed-in cells first leaves few stranded cells; the rare stranded single joins a
-//! neighbouring cage. Layouts whose cage count falls outside the configured range are redrawn.
+//! from the book distribution, into the free neighbour with the fewest free neighbours (the rule
+//! H. C. von Warnsdorff gave in 1823 for knight's tours). Taking the most hemmed-in cells first
+//! leaves few stranded cells; the rare stranded single joins a neighbouring cage. Layouts whose
+//! cage count falls outside the configured range are redrawn.
 
-use super::layout::{CageLayout, LayoutRules};
+use super::cage_layout::{CageLayout, LayoutRules};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::grid::Grid;
 use crate::solver::combos::Combos;
 use rand::Rng;
 
-/// Layout draws before `build_book` gives up.
+/// Layout draws before `build_warnsdorff` gives up.
 const ATTEMPTS: usize = 32;
 
 /// Grids of these sides grow each cage into the neighbour that leaves its sum the fewest digit
@@ -24,7 +25,7 @@ const ATTEMPTS: usize = 32;
 pub const FEW_COMBINATIONS_SIZES: std::ops::RangeInclusive<usize> = 12..=16;
 
 /// A book-style layout over `solution`, or `None` if no draw met the rules in `ATTEMPTS` tries.
-pub fn build_book<R: Rng>(
+pub fn build_warnsdorff<R: Rng>(
     geometry: &Geometry,
     solution: &Grid,
     rules: &LayoutRules,
@@ -169,7 +170,7 @@ mod tests {
             let g = &resolved.geometry;
             for _ in 0..20 {
                 let s = fill_grid(g, u64::MAX, &mut rng).unwrap();
-                let layout = build_book(g, &s, &resolved.rules, &mut rng).unwrap();
+                let layout = build_warnsdorff(g, &s, &resolved.rules, &mut rng).unwrap();
                 assert!(g.cells().all(|c| !layout.is_free(c)), "every cell caged");
                 let (min, max) = resolved.rules.cage_count;
                 assert!((min..=max).contains(&layout.count_cages()));
@@ -198,7 +199,7 @@ mod tests {
         let (mut cages, mut combos) = (0, 0);
         for _ in 0..20 {
             let s = fill_grid(g, u64::MAX, &mut rng).unwrap();
-            let layout = build_book(g, &s, &resolved.rules, &mut rng).unwrap();
+            let layout = build_warnsdorff(g, &s, &resolved.rules, &mut rng).unwrap();
             for cage in layout.to_cages(&s) {
                 cages += 1;
                 combos += table.get(cage.len(), cage.sum as usize).len();

@@ -4,7 +4,7 @@
 //! at least [`MIN_LINE`] pt, every text at least [`MIN_TEXT`] pt.
 
 use super::outline::outline;
-use super::shade::{cage_neighbours, four_colour};
+use super::shade::cage_tones;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
@@ -176,7 +176,7 @@ pub fn draw_grid(
         }
     }
     if killer && style.shade {
-        let tones = four_colour(&cage_neighbours(puzzle));
+        let tones = cage_tones(puzzle);
         for (k, _) in puzzle.cages().iter().enumerate() {
             let grey = TONE_GREYS[tones[k] as usize];
             if grey > 0.0 {
@@ -273,6 +273,23 @@ pub fn draw_grid(
         });
     }
     items
+}
+
+/// One puzzle (or its solution, when `solution` is given) as a picture with a margin of half a
+/// cell, for web pages: the same drawing as in the books.
+pub fn puzzle_picture(puzzle: &Puzzle, solution: Option<&Grid>, cell: f32, shade: bool) -> Drawing {
+    let side = cell * puzzle.size() as f32;
+    let margin = cell / 2.0;
+    let style = GridStyle {
+        cell,
+        shade,
+        cages: solution.is_none(),
+    };
+    Drawing {
+        width: side + 2.0 * margin,
+        height: side + 2.0 * margin,
+        items: draw_grid(puzzle, solution, (margin, margin), style),
+    }
 }
 
 #[cfg(test)]

@@ -1,19 +1,17 @@
 //! Per-geometry tables built once per solver: house cells, peers (as lists and bitboards).
 
 use super::combos::Combos;
+use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry, House, MAX_CELLS};
-
-/// A set of up to 256 cells as four machine words, for intersections of peer sets.
-pub(crate) type Board = [u64; 4];
 
 /// Where a box (or jigsaw region) meets a row or column in two or more cells.
 #[derive(Clone, Debug)]
 pub(crate) struct Segment {
     /// The box's cells outside the intersection.
-    pub(crate) box_rest: Board,
+    pub(crate) box_rest: CellSet,
     /// The line's cells outside the intersection.
-    pub(crate) line_rest: Board,
-    /// Its cells in `Layout::segment_cells`: the intersection, the box's rest, the line's rest.
+    pub(crate) line_rest: CellSet,
+    /// Its cells in `Tables::segment_cells`: the intersection, the box's rest, the line's rest.
     pub(crate) start: u16,
     /// Cells in the intersection.
     pub(crate) meet: u8,
@@ -21,7 +19,7 @@ pub(crate) struct Segment {
     pub(crate) rest: u8,
     /// Its box and its line as a bit set over houses (for the kernel's dirty houses).
     pub(crate) houses: u64,
-    /// Its parts in `Layout::segment_parts`: the intersection, then the `box_parts` other parts
+    /// Its parts in `Tables::segment_parts`: the intersection, then the `box_parts` other parts
     /// of its box along its line's direction, then the `line_parts` other parts of its line.
     pub(crate) parts: u16,
     pub(crate) box_parts: u8,
@@ -30,12 +28,14 @@ pub(crate) struct Segment {
 
 /// Every table the kernel reads that depends on the geometry only.
 #[derive(Clone, Debug)]
-pub(crate) struct Layout {
+pub(crate) struct Tables {
     /// Side N.
     pub(crate) n: usize,
     /// Cells N².
     pub(crate) cells: usize,
-    /// Words of a bitboard that hold cells: ceil(N² / 64), at most 4.
+    /// Every cell of the grid.
+    pub(crate) grid: CellSet,
+    /// Words of a cell set that hold cells: ceil(N² / 64), at most 4.
     pub(crate) words: usize,
     /// Digits 1..=N as bits.
     pub(crate) all: u16,
@@ -47,10 +47,10 @@ pub(crate) struct Layout {
     pub(crate) peers: Vec<u8>,
     /// Offsets into `peers`, `cells + 1` of them.
     pub(crate) peer_start: Vec<u16>,
-    /// The peers of each cell as a bitboard.
-    pub(crate) peer_bits: Box<[Board; MAX_CELLS]>,
-    /// The cells of each house as a bitboard.
-    pub(crate) house_bits: Box<[Board; 64]>,
+    /// The peers of each cell as a cell set.
+    pub(crate) peer_bits: Box<[CellSet; MAX_CELLS]>,
+    /// The cells of each house as a cell set.
+    pub(crate) house_bits: Box<[CellSet; 64]>,
     /// The three houses of each cell as a bit set over houses.
     pub(crate) cell_houses: Box<[u64; MAX_CELLS]>,
     /// The houses that meet a cell or one of its peers, as a bit set over houses.
@@ -59,7 +59,8 @@ pub(crate) struct Layout {
     pub(crate) segments: Vec<Segment>,
     /// The cells of every segment (see `Segment::start`).
     pub(crate) segment_cells: Vec<u8>,
-    /// The segments of box `b` (0-based among boxes) are `segments[segment_start[b]..segment_start[b + 1]]`.
+    /// The segments of box `b` (0-based among boxes) are
+    /// `segments[segment_start[b]..segment_start[b + 1]]`.
     pub(crate) segment_start: Vec<u16>,
     /// Where each box meets each row (row by row), then each column: the cells of part `p` are
     /// `part_cells[p * part_len..(p + 1) * part_len]`, a cell repeated where a part has fewer.
@@ -74,7 +75,7 @@ pub(crate) struct Layout {
     pub(crate) combos: &'static Combos,
 }
 
-impl Layout {
+impl Tables {
     /// Build the tables for `geometry`.
     pub(crate) fn new(geometry: &Geometry) -> Self {
         let n = geometry.size();
@@ -91,28 +92,22 @@ impl Layout {
         let mut peer_start = vec![0u16];
         let mut peer_bits = Vec::with_capacity(cells);
         for (c, hs) in houses_of.iter().enumerate() {
-            let mut bits: Board = [0; 4];
+            let mut bits = CellSet::EMPTY;
             for &h in hs {
                 let h = h as usize;
                 for &p in &houses[h * n..(h + 1) * n] {
                     if p as usize != c {
-                        bits[p as usize >> 6] |= 1 << (p & 63);
+                        bits.insert(Cell::new(p));
                     }
                 }
             }
-            peers.extend(board_cells(&bits));
+            peers.extend(bits.iter().map(Cell::get));
             peer_start.push(peers.len() as u16);
             peer_bits.push(bits);
         }
-        let house_bits: Vec<Board> = houses
+        let house_bits: Vec<CellSet> = houses
             .chunks(n)
-            .map(|cells| {
-                let mut bits: Board = [0; 4];
-                for &p in cells {
-                    bits[p as usize >> 6] |= 1 << (p & 63);
-                }
-                bits
-            })
+            .map(|cells| cells.iter().map(|&p| Cell::new(p)).collect())
             .collect();
         let cell_houses: Vec<u64> = houses_of
             .iter()
@@ -136,10 +131,13 @@ impl Layout {
             let mut half = Vec::new();
             for line in lines {
                 for b in 2 * n..3 * n {
-                    let (bx, ln) = (&house_bits[b], &house_bits[line]);
-                    let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
-                    if meet.iter().any(|&w| w != 0) {
-                        half.push((board_cells(&meet).collect::<Vec<u8>>(), b - 2 * n, line));
+                    let meet = house_bits[b].intersection(&house_bits[line]);
+                    if !meet.is_empty() {
+                        half.push((
+                            meet.iter().map(Cell::get).collect::<Vec<u8>>(),
+                            b - 2 * n,
+                            line,
+                        ));
                     }
                 }
             }
@@ -161,14 +159,14 @@ impl Layout {
         for b in 2 * n..3 * n {
             for line in 0..2 * n {
                 let (bx, ln) = (&house_bits[b], &house_bits[line]);
-                let meet: Board = std::array::from_fn(|w| bx[w] & ln[w]);
-                let meet_len = meet.iter().map(|w| w.count_ones()).sum::<u32>();
+                let meet = bx.intersection(ln);
+                let meet_len = meet.len();
                 if meet_len >= 2 {
-                    let box_rest = std::array::from_fn(|w| bx[w] & !meet[w]);
-                    let line_rest = std::array::from_fn(|w| ln[w] & !meet[w]);
+                    let box_rest = bx.difference(&meet);
+                    let line_rest = ln.difference(&meet);
                     let start = segment_cells.len() as u16;
                     for part in [&meet, &box_rest, &line_rest] {
-                        segment_cells.extend(board_cells(part));
+                        segment_cells.extend(part.iter().map(Cell::get));
                     }
                     let parts = segment_parts.len() as u16;
                     let box_row = &part_of[b - 2 * n];
@@ -189,7 +187,7 @@ impl Layout {
                         line_rest,
                         start,
                         meet: meet_len as u8,
-                        rest: (n - meet_len as usize) as u8,
+                        rest: (n - meet_len) as u8,
                         houses: 1 << b | 1 << line,
                         parts,
                         box_parts: in_box.len() as u8,
@@ -200,17 +198,18 @@ impl Layout {
             segment_start.push(segments.len() as u16);
         }
         // Fixed-length tables: a `u8` cell or a masked house index needs no bounds check.
-        let mut fixed_peers = Box::new([[0; 4]; MAX_CELLS]);
+        let mut fixed_peers = Box::new([CellSet::EMPTY; MAX_CELLS]);
         fixed_peers[..cells].copy_from_slice(&peer_bits);
-        let mut fixed_houses = Box::new([[0; 4]; 64]);
+        let mut fixed_houses = Box::new([CellSet::EMPTY; 64]);
         fixed_houses[..house_bits.len()].copy_from_slice(&house_bits);
         let mut fixed_cell_houses = Box::new([0; MAX_CELLS]);
         fixed_cell_houses[..cells].copy_from_slice(&cell_houses);
         let mut fixed_peer_houses = Box::new([0; MAX_CELLS]);
         fixed_peer_houses[..cells].copy_from_slice(&peer_houses);
-        Layout {
+        Tables {
             n,
             cells,
+            grid: CellSet::first_n(cells),
             words: cells.div_ceil(64),
             all: crate::bitset::DigitSet::all(n).bits(),
             houses,
@@ -245,43 +244,25 @@ impl Layout {
     }
 }
 
-/// The cells of a bitboard in ascending order.
-pub(crate) fn board_cells(board: &Board) -> impl Iterator<Item = u8> + '_ {
-    board.iter().enumerate().flat_map(|(w, &word)| {
-        let mut bits = word;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let tz = bits.trailing_zeros();
-                bits &= bits - 1;
-                (w * 64) as u8 + tz as u8
-            })
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn nine_by_nine_peers() {
-        let layout = Layout::new(&Geometry::standard(9).unwrap());
-        assert!((0..81).all(|c| layout.peers(c).len() == 20));
-        assert_eq!(layout.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
-        assert_eq!(layout.house(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
-        assert_eq!(layout.houses_of[80], [8, 17, 26]);
-        let p: Vec<u8> = board_cells(&layout.peer_bits[40]).collect();
-        assert_eq!(p, layout.peers(40));
+        let tables = Tables::new(&Geometry::standard(9).unwrap());
+        assert!((0..81).all(|c| tables.peers(c).len() == 20));
+        assert_eq!(tables.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
+        assert_eq!(tables.house(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
+        assert_eq!(tables.houses_of[80], [8, 17, 26]);
+        let p: Vec<u8> = tables.peer_bits[40].iter().map(Cell::get).collect();
+        assert_eq!(p, tables.peers(40));
     }
 
     /// The cells of part `p`, without the repeats that pad it.
-    fn part(layout: &Layout, p: u16) -> Board {
-        let mut bits: Board = [0; 4];
-        let cells = &layout.part_cells[p as usize * layout.part_len..][..layout.part_len];
-        for &c in cells {
-            bits[c as usize >> 6] |= 1 << (c & 63);
-        }
-        bits
+    fn part(tables: &Tables, p: u16) -> CellSet {
+        let cells = &tables.part_cells[p as usize * tables.part_len..][..tables.part_len];
+        cells.iter().map(|&c| Cell::new(c)).collect()
     }
 
     #[test]
@@ -296,31 +277,26 @@ mod tests {
             jigsaw.unwrap(),
         ];
         for geometry in &geometries {
-            let layout = Layout::new(geometry);
-            let parts = layout.part_cells.len() / layout.part_len;
+            let tables = Tables::new(geometry);
+            let parts = tables.part_cells.len() / tables.part_len;
             // Along rows, then along columns, the parts cover every cell once: twice in all.
-            let mut times = vec![0; layout.cells];
+            let mut times = vec![0; tables.cells];
             for p in 0..parts {
-                for c in board_cells(&part(&layout, p as u16)) {
-                    times[c as usize] += 1;
+                for c in part(&tables, p as u16).iter() {
+                    times[c.as_index()] += 1;
                 }
             }
             assert!(times.iter().all(|&t| t == 2));
-            for seg in &layout.segments {
-                let ids = &layout.segment_parts[seg.parts as usize..];
+            for seg in &tables.segments {
+                let ids = &tables.segment_parts[seg.parts as usize..];
                 let (boxes, rest) = ids[1..].split_at(seg.box_parts as usize);
                 let lines = &rest[..seg.line_parts as usize];
                 let union = |ps: &[u16]| {
-                    ps.iter().fold([0u64; 4], |mut u, &p| {
-                        let bits = part(&layout, p);
-                        for w in 0..4 {
-                            u[w] |= bits[w];
-                        }
-                        u
-                    })
+                    ps.iter()
+                        .fold(CellSet::EMPTY, |u, &p| u.union(&part(&tables, p)))
                 };
-                let cells = &layout.segment_cells[seg.start as usize..];
-                let meet: Vec<u8> = board_cells(&part(&layout, ids[0])).collect();
+                let cells = &tables.segment_cells[seg.start as usize..];
+                let meet: Vec<u8> = part(&tables, ids[0]).iter().map(Cell::get).collect();
                 assert_eq!(meet, &cells[..seg.meet as usize]);
                 assert_eq!(union(boxes), seg.box_rest);
                 assert_eq!(union(lines), seg.line_rest);

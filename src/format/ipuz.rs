@@ -5,17 +5,13 @@
 //! writes them (its output passes the PyPI `ipuz` validator; publishing.md §4.6). Digits above 9
 //! are integers too, with `charset` naming the symbols.
 
-use super::lines::write_lines;
-use super::ExportError;
+use super::error::expected;
+use super::FormatError;
 use crate::cage::Cage;
-use crate::format::error::expected;
-use crate::format::FormatError;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::store::Store;
 use serde_json::{json, Map, Value};
-use std::io::Write;
 
 const VERSION: &str = "http://ipuz.org/v2";
 const SUDOKU: &str = "http://ipuz.org/sudoku#1";
@@ -91,11 +87,6 @@ pub fn to_json(puzzle: &Puzzle, solution: Option<&Grid>) -> String {
     to_value(puzzle, solution).to_string()
 }
 
-/// Write every puzzle of `store` (with its solution) as one ipuz object a line.
-pub fn write_ipuz<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| Ok(to_json(&p.puzzle, Some(&p.solution))))
-}
-
 /// Read back what [`to_json`] writes: size from `puzzle`, standard boxes or `zones`, cages.
 pub fn parse(text: &str) -> Result<(Puzzle, Option<Grid>), FormatError> {
     let bad = |what: &str, found: &str| FormatError::at(1, expected(what, found));
@@ -148,7 +139,7 @@ pub fn parse(text: &str) -> Result<(Puzzle, Option<Grid>), FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::worked::{digits, k4, k9};
+    use crate::format::worked::{digits, k4, k9};
 
     /// K4 #1 as pencilmark writes it (publishing.md §4.6), which passes `ipuz.read()`.
     const K4_IPUZ: &str = r#"{"version":"http://ipuz.org/v2","kind":["http://ipuz.org/sudoku#1","http://ipuz.org/sudoku/killersudoku#1"],"boxes":true,"puzzle":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"solution":[[3,4,1,2],[2,1,3,4],[4,3,2,1],[1,2,4,3]],"cages":[{"cells":[[1,1],[1,2],[1,3]],"value":9},{"cells":[[2,1],[3,1]],"value":5},{"cells":[[4,1],[4,2]],"value":6},{"cells":[[2,2],[3,2]],"value":4},{"cells":[[2,3],[1,4],[2,4]],"value":6},{"cells":[[3,3],[3,4]],"value":6},{"cells":[[4,3],[4,4]],"value":4}],"showoperators":false,"cageborder":"dashed"}"#;

@@ -4,12 +4,37 @@
 //! and four colours always suffice (the four colour theorem). DSatur (Brélaz 1979: colour next the
 //! cage whose neighbours already use the most colours) finds a 4-colouring almost always; where it
 //! would need a fifth, the same order is searched exhaustively with backtracking, which then
-//! always succeeds because a 4-colouring exists.
+//! always succeeds because a 4-colouring exists. The one colouring of the cage graph: the books'
+//! shading and SudokuWiki's cage colours (`format::sudokuwiki`) both use it.
 
 use crate::puzzle::Puzzle;
 
 /// Number of tones: white and three light greys.
 pub const TONES: usize = 4;
+
+/// Tones tried before the search gives up; planar cage maps never come near it.
+const BUDGET: u32 = 1_000_000;
+
+/// A tone `0..TONES` for each cage of `puzzle` (indices of `puzzle.cages()`), touching cages
+/// apart; `None` only if the search runs out of its budget, which planar cage maps do not reach.
+pub fn cage_colours(puzzle: &Puzzle) -> Option<Vec<u8>> {
+    four_colour(&cage_neighbours(puzzle))
+}
+
+/// [`cage_colours`] for drawing: should the search ever give up, a greedy colouring (which may
+/// use a fifth tone) rather than a failed book.
+pub fn cage_tones(puzzle: &Puzzle) -> Vec<u8> {
+    let adj = cage_neighbours(puzzle);
+    four_colour(&adj).unwrap_or_else(|| {
+        let mut colour = vec![u8::MAX; adj.len()];
+        for v in 0..adj.len() {
+            colour[v] = (0..u8::MAX)
+                .find(|&c| adj[v].iter().all(|&w| colour[w] != c))
+                .unwrap_or(0);
+        }
+        colour
+    })
+}
 
 /// The cages that share an edge with each cage (indices into `puzzle.cages()`, ascending).
 pub fn cage_neighbours(puzzle: &Puzzle) -> Vec<Vec<usize>> {
@@ -42,24 +67,18 @@ pub fn cage_neighbours(puzzle: &Puzzle) -> Vec<Vec<usize>> {
     adj
 }
 
-/// A tone `0..TONES` for each vertex of a planar graph such that neighbours differ.
-/// Deterministic: the same graph always gets the same colours.
-pub fn four_colour(adj: &[Vec<usize>]) -> Vec<u8> {
+/// A tone `0..TONES` for each vertex of a planar graph such that neighbours differ, or `None`
+/// if `BUDGET` tones were tried first. Deterministic: the same graph always gets the same colours.
+pub fn four_colour(adj: &[Vec<usize>]) -> Option<Vec<u8>> {
     let mut colour = vec![u8::MAX; adj.len()];
-    if !search(adj, &mut colour, adj.len()) {
-        // Unreachable for planar graphs; colour greedily rather than fail a whole book.
-        for v in 0..adj.len() {
-            colour[v] = (0..u8::MAX)
-                .find(|&c| adj[v].iter().all(|&w| colour[w] != c))
-                .unwrap_or(0);
-        }
-    }
-    colour
+    let mut budget = BUDGET;
+    search(adj, &mut colour, adj.len(), &mut budget).then_some(colour)
 }
 
-/// DSatur with backtracking: colour the most constrained uncoloured vertex with each free tone in
-/// turn. `left` is the number of uncoloured vertices.
-fn search(adj: &[Vec<usize>], colour: &mut [u8], left: usize) -> bool {
+/// DSatur with backtracking: colour the most constrained uncoloured vertex (most distinct
+/// neighbour tones, then most neighbours, then the lowest index) with each free tone in turn.
+/// `left` is the number of uncoloured vertices; each tone tried spends one of `budget`.
+fn search(adj: &[Vec<usize>], colour: &mut [u8], left: usize, budget: &mut u32) -> bool {
     if left == 0 {
         return true;
     }
@@ -82,8 +101,12 @@ fn search(adj: &[Vec<usize>], colour: &mut [u8], left: usize) -> bool {
     let taken = used(next, colour);
     for tone in 0..TONES as u8 {
         if taken & (1 << tone) == 0 {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
             colour[next] = tone;
-            if search(adj, colour, left - 1) {
+            if search(adj, colour, left - 1, budget) {
                 return true;
             }
         }
@@ -126,7 +149,8 @@ mod tests {
                 };
                 let adj = cage_neighbours(&made.puzzle);
                 assert!(adj.iter().any(|l| !l.is_empty()));
-                assert_proper(&adj, &four_colour(&adj));
+                assert_proper(&adj, &four_colour(&adj).unwrap());
+                assert_eq!(cage_tones(&made.puzzle), four_colour(&adj).unwrap());
             }
         }
     }
@@ -142,7 +166,7 @@ mod tests {
             vec![0, 3, 5],
             vec![0, 1, 4],
         ];
-        let colour = four_colour(&adj);
+        let colour = four_colour(&adj).unwrap();
         assert_proper(&adj, &colour);
         assert_eq!(colour.iter().copied().max(), Some(3));
     }
@@ -192,7 +216,7 @@ mod tests {
                     }
                 }
             }
-            assert_proper(&adj, &four_colour(&adj));
+            assert_proper(&adj, &four_colour(&adj).unwrap());
         }
     }
 }

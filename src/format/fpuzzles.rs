@@ -7,17 +7,13 @@
 //! differs from f-puzzles' default box of that size. Cage cells are `R<row>C<col>`, 1-based, and a
 //! cage's `value` is a string. The base64 goes into the links raw: f-puzzles does not URL-decode.
 
-use super::lines::{title, write_lines};
-use super::{lzstring, ExportError};
+use super::error::expected;
+use super::{lzstring, FormatError};
 use crate::cage::Cage;
-use crate::format::error::expected;
-use crate::format::FormatError;
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::store::{Store, StoredPuzzle};
 use serde_json::{json, Map, Value};
-use std::io::Write;
 
 /// The author written into every puzzle.
 pub const AUTHOR: &str = "sudoku-press";
@@ -132,26 +128,6 @@ pub fn sudokupad_link(json: &str) -> String {
     format!("{SUDOKUPAD_PREFIX}{}", lzstring::compress_to_base64(json))
 }
 
-/// The f-puzzles JSON of a stored puzzle, titled `sudoku-press #<id> (<level>)`.
-pub fn stored_json(p: &StoredPuzzle) -> Result<String, FormatError> {
-    to_json(&p.puzzle, Some(&p.solution), &title(p))
-}
-
-/// Write every puzzle of `store` as one f-puzzles JSON line.
-pub fn write_fpuzzles<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, stored_json)
-}
-
-/// Write every puzzle of `store` as one SudokuPad link a line.
-pub fn write_sudokupad<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| Ok(sudokupad_link(&stored_json(p)?)))
-}
-
-/// Write every puzzle of `store` as one f-puzzles link a line.
-pub fn write_fpuzzles_url<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| Ok(fpuzzles_link(&stored_json(p)?)))
-}
-
 /// Read back an f-puzzles JSON text, or a link of either site (the inverse of the writers, for
 /// the puzzles they write: standard sizes, givens, regions, killer cages and solution).
 pub fn parse(text: &str) -> Result<(Puzzle, Option<Grid>), FormatError> {
@@ -234,7 +210,7 @@ fn parse_cell(name: &str, geometry: &Geometry) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::worked::k4;
+    use crate::format::worked::k4;
 
     /// K4 #1 of publishing.md §4.1, exactly as measured there (547 characters).
     const K4_JSON: &str = r#"{"size":4,"title":"K4 #1","author":"sudoku-press","ruleset":"Normal sudoku rules apply. Digits in a cage sum to its total and do not repeat.","grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C1","R2C1","R3C1"],"value":"9"},{"cells":["R1C2","R1C3"],"value":"5"},{"cells":["R1C4","R2C4"],"value":"6"},{"cells":["R2C2","R2C3"],"value":"4"},{"cells":["R3C2","R4C1","R4C2"],"value":"6"},{"cells":["R3C3","R4C3"],"value":"6"},{"cells":["R3C4","R4C4"],"value":"4"}],"solution":[3,4,1,2,2,1,3,4,4,3,2,1,1,2,4,3]}"#;
@@ -254,7 +230,7 @@ mod tests {
     #[test]
     fn the_nine_by_nine_example_has_the_measured_lengths() {
         // publishing.md §4.1: K9 #1 gives a 2,005-character JSON and a 1,092-character f-puzzles link.
-        let (puzzle, solution) = crate::export::worked::k9();
+        let (puzzle, solution) = crate::format::worked::k9();
         let json = to_json(&puzzle, Some(&solution), "K9 #1").unwrap();
         assert_eq!(json.len(), 2005);
         assert_eq!(fpuzzles_link(&json).len(), 1092);

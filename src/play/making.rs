@@ -1,0 +1,282 @@
+//! "How it was made": a stored row's generation re-run with the generator's recording hook, its
+//! events put into the words and pictures of the player contract's `making` array.
+
+use super::data::CageData;
+use crate::cage::Cage;
+use crate::generator::record::{CheckSubject, CheckVerdict, Event, LevelEdit};
+use crate::generator::{generate_recorded, GeneratorConfig, Outcome, GENERATOR_VERSION};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::settings::{Origin, Settings};
+use crate::store::{Store, StoreError, StoredPuzzle};
+use crate::transform::{Dihedral, GridTransform};
+use serde::Serialize;
+
+/// One entry of the contract's `making` array.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MakingStep {
+    /// `seed`, `variation`, `cages`, `check`, `repair`, `level`, `givens` or `done`.
+    pub stage: &'static str,
+    /// What happened, in words.
+    pub text: String,
+    /// The whole grid, where it changes (seed, variation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Vec<u8>>,
+    /// The jigsaw regions, where they change (seed, variation of a jigsaw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Vec<u8>>,
+    /// The whole layout at this point, where it changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cages: Option<Vec<CageData>>,
+    /// The givens, where they change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens: Option<Vec<u8>>,
+    /// A check's verdict: `unique`, `several` or `undecided`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<&'static str>,
+}
+
+impl MakingStep {
+    fn new(stage: &'static str, text: String) -> Self {
+        MakingStep {
+            stage,
+            text,
+            grid: None,
+            regions: None,
+            cages: None,
+            givens: None,
+            verdict: None,
+        }
+    }
+}
+
+/// The recording of a stored row, or why there is none (a note for the page).
+pub type Making = Result<Vec<MakingStep>, String>;
+
+/// Re-run the generation of `row` (from its run's stored settings, seed and index) with the
+/// recording hook. A row made by another generator version, or whose re-run makes another
+/// puzzle, has no recording: `Err` says why. Only the database failing is an error.
+pub fn making_of(store: &Store, row: &StoredPuzzle) -> Result<Making, StoreError> {
+    let run = store.run_state(row.run)?;
+    if run.generator_version != GENERATOR_VERSION {
+        return Ok(Err(format!(
+            "This puzzle was made by generator version {}; this build is version {}, so its making cannot be replayed.",
+            run.generator_version, GENERATOR_VERSION
+        )));
+    }
+    let origin = Origin::Database(store.path().to_path_buf());
+    let config = Settings::from_toml(&run.settings_toml, &origin)
+        .and_then(|s| s.validate(&format!("run {}", row.run), &origin));
+    let config = match config {
+        Ok(plan) => plan.generator,
+        Err(e) => {
+            return Ok(Err(format!(
+                "The run's stored settings cannot be read ({e}), so its making cannot be replayed."
+            )))
+        }
+    };
+    Ok(replay(
+        &config,
+        row.seed,
+        row.index,
+        &row.puzzle,
+        &row.solution,
+    ))
+}
+
+/// Item `index` of run `seed` under `config`, recorded, if it makes `puzzle` with `solution`.
+pub fn replay(
+    config: &GeneratorConfig,
+    seed: u64,
+    index: u64,
+    puzzle: &Puzzle,
+    solution: &Grid,
+) -> Making {
+    let mut events = Vec::new();
+    let outcome = generate_recorded(config, seed, index, &mut |e| events.push(e));
+    match outcome {
+        Outcome::Generated(g) if &g.puzzle == puzzle && &g.solution == solution => {
+            Ok(events.iter().map(|e| step_of(e, puzzle.size())).collect())
+        }
+        _ => Err(format!(
+            "Re-running item {index} of seed {seed} does not make this puzzle again (it was stored by another build), so its making cannot be replayed."
+        )),
+    }
+}
+
+fn cages_of(cages: &[Cage]) -> Vec<CageData> {
+    cages.iter().map(CageData::from).collect()
+}
+
+/// One event in the contract's terms.
+fn step_of(event: &Event, n: usize) -> MakingStep {
+    match event {
+        Event::Seed { grid, regions } => {
+            let text = match regions {
+                Some(_) => "Seed grid: random jigsaw regions, filled by randomized backtracking.",
+                None => "Seed grid: filled by randomized backtracking.",
+            };
+            MakingStep {
+                grid: Some(grid.values().to_vec()),
+                regions: regions.clone(),
+                ..MakingStep::new("seed", text.into())
+            }
+        }
+        Event::Variation {
+            transform,
+            grid,
+            regions,
+        } => MakingStep {
+            grid: Some(grid.values().to_vec()),
+            regions: regions.clone(),
+            ..MakingStep::new("variation", variation_text(transform, n))
+        },
+        Event::Target { level } => MakingStep::new("level", format!("Aiming at level {level}.")),
+        Event::Layout { cages, redrawn } => {
+            let text = match redrawn {
+                false => format!("Cage layout laid: {} cages.", cages.len()),
+                true => format!(
+                    "A fresh layout: {} cages (the last one could not be repaired or decided).",
+                    cages.len()
+                ),
+            };
+            MakingStep {
+                cages: Some(cages_of(cages)),
+                ..MakingStep::new("cages", text)
+            }
+        }
+        Event::Check {
+            subject,
+            verdict,
+            nodes,
+        } => MakingStep {
+            verdict: Some(verdict.as_str()),
+            ..MakingStep::new("check", check_text(*subject, *verdict, *nodes))
+        },
+        Event::Repair {
+            cages,
+            alternatives,
+        } => MakingStep {
+            cages: Some(cages_of(cages)),
+            ..MakingStep::new(
+                "repair",
+                format!(
+                    "Repair: cells moved between cages where {} other solution{} differ{}: {} cages.",
+                    alternatives,
+                    if *alternatives == 1 { "" } else { "s" },
+                    if *alternatives == 1 { "s" } else { "" },
+                    cages.len()
+                ),
+            )
+        },
+        Event::MergeDown { cages, checks } => match cages {
+            Some(cages) => MakingStep {
+                cages: Some(cages_of(cages)),
+                ..MakingStep::new(
+                    "repair",
+                    format!(
+                        "Merged down to {} cages, staying unique ({checks} checks).",
+                        cages.len()
+                    ),
+                )
+            },
+            None => MakingStep::new(
+                "repair",
+                format!("Could not merge down within {checks} checks: a fresh start."),
+            ),
+        },
+        Event::Givens { givens } => MakingStep {
+            givens: Some(givens.values().to_vec()),
+            ..MakingStep::new(
+                "givens",
+                format!(
+                    "Givens removed while the puzzle stays unique: {} left.",
+                    givens.count_filled()
+                ),
+            )
+        },
+        Event::Level {
+            edit,
+            level,
+            kept,
+            cages,
+            givens,
+        } => MakingStep {
+            cages: cages.as_deref().map(cages_of),
+            givens: givens.as_ref().map(|g| g.values().to_vec()),
+            ..MakingStep::new("level", level_text(*edit, *level, *kept))
+        },
+        Event::Retry { reason } => MakingStep::new("level", format!("Attempt given up: {reason}.")),
+        Event::Done { level, score } => MakingStep::new(
+            "done",
+            match level {
+                Some(level) => format!("Done: {level}, score {score:.1}."),
+                None => "Done (not rated).".into(),
+            },
+        ),
+    }
+}
+
+fn variation_text(t: &GridTransform, n: usize) -> String {
+    let mut parts = Vec::new();
+    let moved = |p: &[u8]| p.iter().enumerate().any(|(i, &v)| i != v as usize);
+    if moved(&t.rows) || moved(&t.cols) {
+        parts.push("rows and columns shuffled within their bands and stacks".to_string());
+    }
+    let turn = match t.dihedral {
+        Dihedral::Identity => None,
+        Dihedral::Rotate90 => Some("a quarter turn clockwise"),
+        Dihedral::Rotate180 => Some("a half turn"),
+        Dihedral::Rotate270 => Some("a quarter turn anticlockwise"),
+        Dihedral::FlipRows => Some("mirrored top to bottom"),
+        Dihedral::FlipCols => Some("mirrored left to right"),
+        Dihedral::Transpose => Some("mirrored in the main diagonal"),
+        Dihedral::AntiTranspose => Some("mirrored in the other diagonal"),
+    };
+    parts.extend(turn.map(str::to_string));
+    if moved(&t.digits.iter().map(|d| d - 1).collect::<Vec<_>>()) {
+        let map: Vec<String> = (1..=n)
+            .map(|d| format!("{d}→{}", t.digits[d - 1]))
+            .collect();
+        parts.push(format!("digits relabelled {}", map.join(" ")));
+    }
+    match parts.is_empty() {
+        true => "Variation: the seed grid as it is.".into(),
+        false => format!("Variation: {}.", parts.join("; ")),
+    }
+}
+
+fn check_text(subject: CheckSubject, verdict: CheckVerdict, nodes: u64) -> String {
+    let what = match subject {
+        CheckSubject::Layout => "the layout".to_string(),
+        CheckSubject::Removal { givens } => format!("{givens} givens"),
+        CheckSubject::Final => "the final givens".to_string(),
+        CheckSubject::Merge => "the merged layout".to_string(),
+    };
+    let outcome = match (verdict, subject) {
+        (CheckVerdict::Unique, _) => "one solution",
+        (CheckVerdict::Several, CheckSubject::Layout) => {
+            "several solutions: repair where they differ"
+        }
+        (CheckVerdict::Several, CheckSubject::Removal { .. }) => {
+            "several solutions: those givens stay"
+        }
+        (CheckVerdict::Several, _) => "several solutions: undone",
+        (CheckVerdict::Undecided, _) => "undecided within the node budget",
+    };
+    format!("Uniqueness check of {what}: {outcome} ({nodes} nodes).")
+}
+
+fn level_text(edit: LevelEdit, level: Option<crate::grader::Level>, kept: bool) -> String {
+    let what = match edit {
+        LevelEdit::Merge { count: 1 } => "Merged two touching cages".to_string(),
+        LevelEdit::Merge { count } => format!("Merged {count} pairs of touching cages"),
+        LevelEdit::Split => "Split a big cage in two".to_string(),
+        LevelEdit::Given => "Added a given from the solution".to_string(),
+    };
+    match (kept, level) {
+        (true, Some(level)) => format!("{what}: now {level}; kept."),
+        (true, None) => format!("{what}: past the target, kept to come back from above."),
+        (false, _) => format!("{what}: past the target, not unique or no closer; undone."),
+    }
+}
