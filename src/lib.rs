@@ -18,6 +18,7 @@
 //! let report = solver::solve(&made.puzzle, 2);
 //! assert_eq!(report.solutions, vec![made.solution]);
 //! ```
+#![warn(missing_docs)]
 
 // Pure core: no files, threads or terminal.
 pub mod bitset;

@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long)]
     title: Option<String>,
     /// Where the day's files and the index go.
-    #[arg(long, default_value = "output/feed")]
+    #[arg(short = 'o', long, default_value = "output/feed")]
     out: PathBuf,
     /// daily (one puzzle of each level a day), ramp (easy Monday up to expert Sunday), or a
     /// schedule TOML file (see config/feed-daily.toml).

@@ -31,13 +31,13 @@ run the same command again to continue.";
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Work items 0..COUNT to run [default: 1000].
-    #[arg(long)]
+    #[arg(short = 'n', long)]
     count: Option<u64>,
     /// The run's seed [default: 1].
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads, 0 = one per core [default: 0]. Does not change the output.
-    #[arg(long)]
+    #[arg(short = 'j', long)]
     threads: Option<u32>,
     /// The SQLite database [default: output/puzzles.db].
     #[arg(long)]

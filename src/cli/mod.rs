@@ -27,22 +27,23 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Generate puzzles into a SQLite database.
+    /// Generate unique puzzles into a SQLite database (output/puzzles.db).
     #[command(after_help = generate::AFTER_HELP)]
     Generate(generate::Args),
-    /// Solve puzzles (or count their solutions).
+    /// Solve puzzles (or count their solutions); one answer a line on stdout.
     Solve(solve::Args),
     /// Check a filled or partly filled grid against a puzzle and list every conflict.
     Check(check::Args),
-    /// Merge shard databases into one.
+    /// Merge shard databases into one new database (-o).
     Merge(merge::Args),
-    /// Export puzzles from a database as CSV or JSON lines.
+    /// Export puzzles: CSV, JSON lines, f-puzzles, player links, SudokuWiki, SudoCue, ipuz (stdout
+    /// or -o).
     Export(export::Args),
-    /// Summarize a database.
+    /// Summarize a database: counts per variant and level, cages, runs.
     Stats(stats::Args),
     /// Re-check every stored puzzle (valid, unique, solution, canonical key) and the run records.
     Verify(verify::Args),
-    /// Issue one day's puzzles by a schedule and write the day's files and the feed index.
+    /// Issue one day's puzzles: its playable page, JSON and PDF, the archive and the feeds (--out).
     Feed(feed::Args),
     /// The step-by-step path (or graded hints) a person could take through each puzzle.
     Explain(explain::Args),
@@ -50,9 +51,9 @@ enum Command {
     Rate(rate::Args),
     /// Measure solver throughput (puzzles/s, one thread) on the standard puzzle sets.
     Bench(bench::Args),
-    /// Write a print-ready PDF book of puzzles from a database.
+    /// Write a print-ready PDF book (puzzles, rules, answer keys) from a database (-o).
     Book(book::Args),
-    /// Write one SVG per puzzle (and solution) for web pages.
+    /// Write one file per puzzle into a directory: an SVG picture, or a playable HTML page.
     Render(render::Args),
 }
 
