@@ -1,6 +1,6 @@
 //! The nightly feed: a day's puzzles drawn from the store by a schedule, recorded in `issued` so
 //! none (nor any puzzle equal under the canonical form) is ever given out twice, and written as
-//! the day's JSON, HTML (with SVG pictures) and PDF plus the archive `index.html` and a JSON
+//! the day's JSON, HTML (a player for every puzzle) and PDF plus the archive `index.html` and a JSON
 //! Feed 1.1 and RSS 2.0 index of the recent days: a static site that works from any folder.
 //!
 //! A run is a pure function of (database, schedule, date): no clock is read, so re-running an
@@ -54,6 +54,14 @@ pub enum FeedError {
     /// `--generate` could not make puzzles.
     #[error("--generate: {0}")]
     Generate(String),
+    /// A puzzle of the day cannot be made playable (e.g. a row with no unique solution).
+    #[error("{date}: the day page's player: {cause}")]
+    Play {
+        /// The day.
+        date: Date,
+        /// Why.
+        cause: crate::play::PlayError,
+    },
     /// The day's PDF cannot be laid out or written.
     #[error("the day's PDF: {0}")]
     Render(String),

@@ -1,20 +1,21 @@
-//! The feed's files: `<date>.json` (for apps), `<date>.html` (the day page: the puzzles drawn as
-//! SVG, their links and solutions, the previous and next days), `<date>.pdf` (the day printable,
+//! The feed's files: `<date>.json` (for apps), `<date>.html` (the day page: a player for every
+//! puzzle, their links elsewhere, the previous and next days), `<date>.pdf` (the day printable,
 //! with answers), the archive `index.html` (every issued day) and the feed of the recent days,
 //! `feed.json` (JSON Feed 1.1) and `rss.xml` (RSS 2.0); pages come from `pages`' templates.
 //! Each file is written to a temporary name in the same directory and renamed into place, so a
 //! reader sees the old file or the new one, never half of one. Nothing in them depends on the clock.
 
 use super::date::Date;
-use super::pages::{self, DayView, PuzzleView};
+use super::pages::{self, PuzzleView};
 use super::{DayPuzzle, FeedConfig, FeedError};
 use crate::atomic_file::{check_dir_writable, replace_file};
 use crate::format::fpuzzles;
 use crate::format::jsonl::to_object;
+use crate::play::{page_html, Link, PageInfo, PlayerData};
 use crate::print::book::{Answers, BookSettings, Entry as BookEntry, Section, Trim};
-use crate::print::puzzle_picture;
-use crate::render::{to_svg, write_book};
+use crate::render::write_book;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub(super) const WEEKDAY_NAMES: [&str; 7] = [
@@ -113,25 +114,6 @@ pub fn day_json(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Value
     })
 }
 
-/// The solution as rows of digits (two characters a digit past 9).
-fn solution_text(p: &DayPuzzle) -> String {
-    let n = p.stored.puzzle.size();
-    let width = if n > 9 { 3 } else { 2 };
-    p.stored
-        .solution
-        .values()
-        .chunks(n)
-        .map(|row| {
-            row.iter()
-                .map(|d| format!("{d:>w$}", w = width))
-                .collect::<String>()
-                .trim_start()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// "Title #number — Weekday date", the heading of the day's page and PDF.
 fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     let number = puzzles
@@ -144,7 +126,7 @@ fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     )
 }
 
-/// A day's puzzle as a feed item shows it: its heading and links, no pictures.
+/// A day's puzzle as a feed item shows it: its heading and links.
 pub(super) fn item_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
     let n = p.stored.puzzle.size();
     let (sudokupad, fpuzzles) = link_pair(config, p).unzip();
@@ -153,18 +135,6 @@ pub(super) fn item_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> Puzzl
         heading: format!("{} {n}x{n} · {}", p.stored.variant, p.stored.level),
         sudokupad,
         fpuzzles,
-        ..PuzzleView::default()
-    }
-}
-
-/// A day's puzzle as the day page shows it: drawn, with its links and solution.
-fn puzzle_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
-    let s = &p.stored;
-    PuzzleView {
-        picture: to_svg(&puzzle_picture(&s.puzzle, None, 40.0, false)),
-        solution_picture: to_svg(&puzzle_picture(&s.puzzle, Some(&s.solution), 24.0, false)),
-        solution_text: solution_text(p),
-        ..item_view(config, date, p)
     }
 }
 
@@ -177,29 +147,80 @@ pub struct Neighbours {
     pub next: Option<String>,
 }
 
-/// The day's HTML page: each puzzle with its links, the solution folded away, links to the
-/// previous and next issued days, the archive and the day's PDF.
-// The seam for the player: once play-page's `play::store_player(store, row)` and
-// `play::write_page(w, &players, &PageInfo)` are on main, `site::write_page` (which has the store)
-// builds one player per puzzle and this function passes them to `write_page` with `PageInfo`
-// links to `prev`, `next`, `index.html` and `<date>.pdf` (relative), instead of the pictures.
+/// The day's HTML page: the player's page (`play::write_page`, its skeleton and strict CSP)
+/// with one player per puzzle, each followed by its SudokuPad and f-puzzles links, and the
+/// feed's navigation in the header: the previous and next issued days, the archive, the day's
+/// PDF and JSON. Every link between the site's pages is relative. `players` are the puzzles'
+/// players in the order of `puzzles`.
 pub fn day_html(
     config: &FeedConfig,
     date: Date,
     puzzles: &[DayPuzzle],
+    players: Vec<PlayerData>,
     around: &Neighbours,
 ) -> Result<String, FeedError> {
-    let view = DayView {
-        title: day_title(config, date, puzzles),
-        date: date.to_string(),
-        prev: around.prev.clone(),
-        next: around.next.clone(),
-        puzzles: puzzles
-            .iter()
-            .map(|p| puzzle_view(config, date, p))
-            .collect(),
+    let link = |label: String, href: String, rel: Option<&str>| Link {
+        label,
+        href,
+        rel: rel.map(str::to_string),
     };
-    pages::day_page(&view).map_err(template_error)
+    let mut links = Vec::new();
+    if let Some(prev) = &around.prev {
+        links.push(link(
+            format!("← {prev}"),
+            format!("{prev}.html"),
+            Some("prev"),
+        ));
+    }
+    links.push(link("All days".into(), "index.html".into(), Some("index")));
+    if let Some(next) = &around.next {
+        links.push(link(
+            format!("{next} →"),
+            format!("{next}.html"),
+            Some("next"),
+        ));
+    }
+    links.push(link(
+        "Print this day (PDF, answers at the end)".into(),
+        format!("{date}.pdf"),
+        None,
+    ));
+    links.push(link(
+        "This day as JSON".into(),
+        format!("{date}.json"),
+        None,
+    ));
+    let mut player_links = BTreeMap::new();
+    let mut day_players = Vec::with_capacity(players.len());
+    for (k, (p, mut player)) in puzzles.iter().zip(players).enumerate() {
+        player.id = puzzle_id(p, date);
+        // "Killer 9x9 · #42" -> "Puzzle 2 · Killer 9x9" (the level is on the player's next line).
+        let kind = player
+            .title
+            .split(" · ")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        player.title = format!("Puzzle {} · {kind}", k + 1);
+        if let Some((pad, fp)) = link_pair(config, p) {
+            let elsewhere = vec![
+                link("Play in SudokuPad".into(), pad, None),
+                link("Open in f-puzzles".into(), fp, None),
+            ];
+            player_links.insert(player.id.clone(), elsewhere);
+        }
+        day_players.push(player);
+    }
+    let info = PageInfo {
+        title: day_title(config, date, puzzles),
+        intro: Some(
+            "Every puzzle plays on this page, offline: your progress stays in this browser.".into(),
+        ),
+        links,
+        player_links,
+        ..PageInfo::default()
+    };
+    page_html(&day_players, &info).map_err(|e| FeedError::Render(e.to_string()))
 }
 
 pub(super) fn template_error(e: pages::TemplateError) -> FeedError {
@@ -278,10 +299,11 @@ pub fn write_day_page(
     config: &FeedConfig,
     date: Date,
     puzzles: &[DayPuzzle],
+    players: Vec<PlayerData>,
     around: &Neighbours,
     protected: &[&Path],
 ) -> Result<PathBuf, FeedError> {
-    let html = day_html(config, date, puzzles, around)?;
+    let html = day_html(config, date, puzzles, players, around)?;
     write_file(
         &out.join(format!("{date}.html")),
         html.as_bytes(),

@@ -1,13 +1,14 @@
-//! The feed site's pages from templates (`day.html`, `index.html`, `withdrawn.html`, the feed
-//! items' `item.html` and `rss.xml`, beside this file), rendered by minijinja, the template crate
-//! the player page uses: every value is escaped for HTML/XML by default (the templates are named
-//! `*.html`/`*.xml`), and only the SVG pictures the renderer draws are marked `| safe`.
+//! The feed site's pages from templates (`index.html`, `withdrawn.html`, the feed items'
+//! `item.html` and `rss.xml`, beside this file), rendered by minijinja, the template crate the
+//! player page uses: every value is escaped for HTML/XML by default (the templates are named
+//! `*.html`/`*.xml`). The day pages are the player's own pages (`play::write_page`, see
+//! `output::day_html`), so the day's players have one skeleton and one CSP wherever they are.
 //!
 //! Every link between the site's pages is relative (`2026-11-27.html`, `index.html`), so the
 //! folder works from `file://` or any address; only `feed.json` and `rss.xml` use the base URL,
-//! as feed readers need absolute links. The pages load nothing: their Content-Security-Policy
-//! allows no request (inline style and `data:` images only). The policy, a constant, is the one
-//! other value marked `| safe`.
+//! as feed readers need absolute links. These pages load and run nothing: their
+//! Content-Security-Policy allows no request and no script (inline style and `data:` images
+//! only). The policy, a constant, is the one value marked `| safe`.
 
 use minijinja::value::{Serde, Value};
 use minijinja::Environment;
@@ -19,45 +20,24 @@ pub const CSP: &str =
 
 /// The style sheet of the feed's pages (phones first: the grids shrink to the screen's width).
 const CSS: &str = "body{font-family:system-ui,sans-serif;max-width:40em;margin:auto;padding:0 1em;line-height:1.4}\
-svg{max-width:100%;height:auto}nav{display:flex;justify-content:space-between;gap:1em;padding:.5em 0}\
+nav{display:flex;justify-content:space-between;gap:1em;padding:.5em 0}\
 a{color:#0645ad}ol.days{padding-left:1.5em}ol.days li{margin:.3em 0}ol.days span{color:#444}\
-pre{font-size:1.1em}@media print{nav{display:none}}";
+@media print{nav{display:none}}";
 
 /// Why a page could not be rendered (a mistake in a template, caught by the first test).
 pub type TemplateError = minijinja::Error;
 
-/// One puzzle of a day page or feed item.
+/// One puzzle of a feed item.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PuzzleView {
-    /// The section's id (`2026-11-27-killer-9-hard-1`).
+    /// The puzzle's id (`2026-11-27-killer-9-hard-1`).
     pub id: String,
     /// `killer 9x9 · hard`.
     pub heading: String,
-    /// The puzzle drawn as SVG (trusted: the renderer's own output).
-    pub picture: String,
     /// Its SudokuPad link, when f-puzzles has its size.
     pub sudokupad: Option<String>,
     /// Its f-puzzles link.
     pub fpuzzles: Option<String>,
-    /// The solution drawn as SVG (trusted).
-    pub solution_picture: String,
-    /// The solution as rows of digits.
-    pub solution_text: String,
-}
-
-/// A day page: its puzzles and its neighbours among the issued days.
-#[derive(Clone, Debug, Serialize)]
-pub struct DayView {
-    /// `Title #27 — Friday 2026-11-27`.
-    pub title: String,
-    /// The day, `YYYY-MM-DD` (its PDF and JSON are `<date>.pdf`, `<date>.json`).
-    pub date: String,
-    /// The issued day before, if any.
-    pub prev: Option<String>,
-    /// The issued day after, if any.
-    pub next: Option<String>,
-    /// The puzzles.
-    pub puzzles: Vec<PuzzleView>,
 }
 
 /// One day of the archive.
@@ -96,7 +76,6 @@ fn environment() -> Result<Environment<'static>, TemplateError> {
         .keep_trailing_newline(true)
         .build()?;
     env.set_syntax(syntax);
-    env.add_template("day.html", include_str!("day.html"))?;
     env.add_template("index.html", include_str!("index.html"))?;
     env.add_template("withdrawn.html", include_str!("withdrawn.html"))?;
     env.add_template("item.html", include_str!("item.html"))?;
@@ -110,11 +89,6 @@ fn render<S: Serialize>(name: &str, view: &S) -> Result<String, TemplateError> {
     let base = Value::from(Serde(serde_json::json!({"csp": CSP, "css": CSS})));
     env.get_template(name)?
         .render(minijinja::context! { ..page, ..base })
-}
-
-/// The day page.
-pub fn day_page(view: &DayView) -> Result<String, TemplateError> {
-    render("day.html", view)
 }
 
 /// The archive (`index.html`): every issued day, newest first.
@@ -157,42 +131,9 @@ mod tests {
         PuzzleView {
             id: "2026-11-27-killer-9-hard-0".into(),
             heading: heading.into(),
-            picture: "<svg class=\"pic\"></svg>".into(),
             sudokupad: Some("https://sudokupad.app/fpuzzles?a=1&b=2".into()),
             fpuzzles: Some("https://f-puzzles.com/?load=x".into()),
-            solution_picture: "<svg class=\"sol\"></svg>".into(),
-            solution_text: "1 2\n2 1".into(),
         }
-    }
-
-    #[test]
-    fn values_are_escaped_and_pictures_are_not() {
-        let view = DayView {
-            title: "A <b>bold</b> & \"quoted\" title".into(),
-            date: "2026-11-27".into(),
-            prev: Some("2026-11-26".into()),
-            next: None,
-            puzzles: vec![puzzle("killer <9x9>")],
-        };
-        let html = day_page(&view).unwrap();
-        assert!(
-            html.contains(
-                "<title>A &lt;b&gt;bold&lt;&#x2f;b&gt; &amp; &quot;quoted&quot; title</title>"
-            ),
-            "{html}"
-        );
-        assert!(!html.contains("<b>"));
-        assert!(html.contains("<h2>killer &lt;9x9&gt;</h2>"));
-        assert!(
-            html.contains("<svg class=\"pic\"></svg>")
-                && html.contains("<svg class=\"sol\"></svg>")
-        );
-        // The query's `&` is escaped in the attribute (browsers read it back as `&`).
-        assert!(html.contains("fpuzzles?a=1&amp;b=2"));
-        assert!(html.contains("<meta name=\"viewport\""));
-        assert!(html.contains("href=\"2026-11-26.html\"") && !html.contains("rel=\"next\""));
-        assert!(html.contains("href=\"index.html\"") && html.contains("href=\"2026-11-27.pdf\""));
-        assert!(html.contains(CSP));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::output::{self, Neighbours};
 use super::{archive, load, Date, FeedConfig, FeedError};
+use crate::play;
 use crate::store::{Issued, Store, Withdrawal};
 use std::path::{Path, PathBuf};
 
@@ -133,7 +134,8 @@ fn rewrite_neighbours(
     Ok(files)
 }
 
-/// Write the page of an issued day, linked to its neighbours as the database holds them now.
+/// Write the page of an issued day, linked to its neighbours as the database holds them now:
+/// one player per puzzle, with the grader's path and the generator's making replayed.
 fn write_page(
     store: &Store,
     config: &FeedConfig,
@@ -144,5 +146,18 @@ fn write_page(
     let puzzles = load(store, date, store.issued_on(&config.name, &day)?)?;
     let (prev, next) = store.issued_neighbours(&config.name, &day)?;
     let around = Neighbours { prev, next };
-    output::write_day_page(out, config, date, &puzzles, &around, &[store.path()])
+    let players = puzzles
+        .iter()
+        .map(|p| play::store_player(store, &p.stored))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| FeedError::Play { date, cause: e })?;
+    output::write_day_page(
+        out,
+        config,
+        date,
+        &puzzles,
+        players,
+        &around,
+        &[store.path()],
+    )
 }

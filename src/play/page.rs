@@ -59,6 +59,9 @@ pub struct PageInfo {
     pub footer: Option<String>,
     /// More CSS for this page, appended to the player's (and covered by the same hash).
     pub extra_css: String,
+    /// Links shown under a player, by the player's id (e.g. the feed's SudokuPad and f-puzzles
+    /// links of each puzzle).
+    pub player_links: std::collections::BTreeMap<String, Vec<Link>>,
 }
 
 /// One player as the template sees it.
@@ -70,6 +73,7 @@ struct PlayerView<'a> {
     json: String,
     path_note: Option<&'a str>,
     making_note: Option<&'a str>,
+    links: &'a [Link],
 }
 
 #[derive(Serialize)]
@@ -129,7 +133,7 @@ pub fn write_page<W: Write>(
         csp: content_security_policy(&js, &css),
         css: &css,
         js: &js,
-        players: players.iter().map(player_view).collect(),
+        players: players.iter().map(|p| player_view(p, info)).collect(),
     };
     let mut env = minijinja::Environment::new();
     env.add_template("page.html", PAGE_TEMPLATE)?;
@@ -148,7 +152,7 @@ pub fn page_html(players: &[PlayerData], info: &PageInfo) -> Result<String, Page
     Ok(String::from_utf8(out).expect("the template writes UTF-8"))
 }
 
-fn player_view(p: &PlayerData) -> PlayerView<'_> {
+fn player_view<'a>(p: &'a PlayerData, info: &'a PageInfo) -> PlayerView<'a> {
     let level = match p.level.as_str() {
         "unrated" | "" => "not rated".to_string(),
         level => format!("{level}, score {:.1}", p.score),
@@ -160,5 +164,6 @@ fn player_view(p: &PlayerData) -> PlayerView<'_> {
         json: to_script_json(p),
         path_note: p.path_note.as_deref(),
         making_note: p.making_note.as_deref(),
+        links: info.player_links.get(&p.id).map_or(&[], Vec::as_slice),
     }
 }

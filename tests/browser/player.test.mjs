@@ -7,27 +7,13 @@
 // by .ci/run) turns a missing binary, chromium or chromedriver into a failure instead of a skip.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Browser, Keys, which } from './webdriver.mjs';
+import { pathToFileURL } from 'node:url';
+import { Browser, Keys } from './webdriver.mjs';
 import { jsonLines, page, playerData } from './dev_page.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(root, process.env.SUDOKU_PRESS_BIN || 'target/release/sudoku-press');
-const chromedriver = which(['chromedriver', '/usr/lib/chromium/chromedriver']);
-const chromium = which(['chromium', 'chromium-browser', 'google-chrome']);
-const shots = path.resolve(root, process.env.SP_SCREENSHOTS || 'output/screenshots');
-
-const missing = [[existsSync(bin), `the binary ${bin} (cargo build --release, or set SUDOKU_PRESS_BIN)`],
-  [chromedriver, 'chromedriver (apt-get install chromium-driver)'], [chromium, 'chromium (apt-get install chromium)']]
-  .filter(([ok]) => !ok).map(([, what]) => what);
-if (missing.length && process.env.SP_REQUIRE_BROWSER === '1') {
-  throw new Error(`browser tests need ${missing.join(' and ')}`);
-}
-const skip = missing.length ? `needs ${missing.join(' and ')}` : false;
+import { checkNoRequests, chromedriver, chromium, clickButton, findHint, keyOf, shots, skip, sp, state, typeSolution } from './playing.mjs';
 
 /** The puzzles played: (name, generate flags). */
 const PUZZLES = [
@@ -39,10 +25,6 @@ const PUZZLES = [
   ['killerjigsaw9', ['--variant', 'killer-jigsaw', '--count', '1', '--seed', '4']],
   ['classic4', ['--variant', 'classic', '--size', '4', '--count', '1', '--seed', '2']],
 ];
-
-function sp(args, cwd) {
-  return execFileSync(bin, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
-}
 
 /**
  * The page of puzzle 1 of `db`: the binary's own `render --format html` when it has one, else the
@@ -66,7 +48,6 @@ function makePage(dir, name, db) {
   return file;
 }
 
-// Digits 10-16 are the keys a-g (Shift would make them corner marks, as it does for 1-9).
 /**
  * A stand-in "How it was made" record (the binary records the real one once it renders pages):
  * the solution as the seed grid, the cages laid, a check, and the givens.
@@ -80,8 +61,6 @@ function madeUp(p) {
     { stage: 'done', text: 'Done.' },
   ];
 }
-
-const keyOf = (d) => (d <= 9 ? String(d) : 'abcdefg'[d - 10]);
 
 test('the player plays four puzzles to the end in headless Chromium', { skip, timeout: 600_000 }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sp-browser-'));
@@ -130,10 +109,6 @@ async function severalPlayers(b, dir) {
   assert.match(await b.attr(firstCells[cell], 'aria-label'), /, empty/, 'the first player did not change');
   const ids = await b.exec('return [...document.querySelectorAll("[id]")].map((e) => e.id)');
   assert.equal(new Set(ids).size, ids.length, 'element ids are unique on the page');
-}
-
-async function state(b) {
-  return b.exec('return document.querySelector("[role=grid]").getAttribute("data-state")');
 }
 
 async function playOne(b, name, url) {
@@ -268,16 +243,7 @@ async function playOne(b, name, url) {
   await replays(b, name, data, status);
 
   // The whole solution, typed with the keyboard alone: digits, ArrowRight, then ArrowDown and Home.
-  await b.click(cells[0]);
-  for (let r = 0; r < n; r++) {
-    let keys = '';
-    for (let c = 0; c < n; c++) {
-      const i = r * n + c;
-      if (!data.givens[i]) keys += keyOf(data.solution[i]);
-      if (c + 1 < n) keys += Keys.right;
-    }
-    await b.keys(r + 1 < n ? keys + Keys.down + Keys.home : keys);
-  }
+  await typeSolution(b, data);
   assert.equal(await state(b), 'solved');
   assert.match(await b.text(status), /^Solved in \d\d:\d\d/);
   await b.refresh();
@@ -286,13 +252,7 @@ async function playOne(b, name, url) {
 
   // No request left the page: Chrome's network log holds the page's own file only, the page saw
   // no resource load, and the console has no error (CSP violations are logged as errors).
-  const requests = (await b.log('performance')).map((e) => JSON.parse(e.message).message)
-    .filter((m) => m.method === 'Network.requestWillBeSent').map((m) => m.params.request.url);
-  assert.ok(requests.length > 0, 'the performance log records requests');
-  assert.deepEqual([...new Set(requests)], [url], 'only the page itself was loaded');
-  assert.equal(await b.exec('return performance.getEntriesByType("resource").length'), 0);
-  const errors = (await b.log('browser')).filter((e) => e.level === 'SEVERE');
-  assert.deepEqual(errors.map((e) => e.message), []);
+  assert.deepEqual(await checkNoRequests(b, [url]), [url], 'only the page itself was loaded');
 }
 
 /** "Watch it solve" steps through the path; "How it was made" through the making, when present. */
@@ -322,22 +282,6 @@ async function replays(b, name, data, status) {
     writeFileSync(path.join(shots, `${name}-made-1000.png`), await b.screenshot(1000));
     await clickButton(b, /^Close$/);
   }
-}
-
-/** Clicks the control whose accessible name matches (buttons, or checkboxes with 'input'). */
-async function clickButton(b, re, tag = 'button') {
-  if (tag === 'input') await b.exec('document.querySelector(".sp-options").open = true');
-  for (const el of await b.findAll(`.sp-player ${tag}`)) {
-    if (re.test(await b.label(el)) && (await b.cmd('GET', `/element/${el}/displayed`))) return b.click(el);
-  }
-  throw new Error(`no ${tag} named ${re}`);
-}
-
-async function findHint(b) {
-  for (const el of await b.findAll('.sp-player button')) {
-    if ((await b.label(el)).startsWith('Hint')) return el;
-  }
-  throw new Error('no button whose accessible name begins with "Hint"');
 }
 
 /** The print stylesheet prints the puzzle alone: no keypad, tools, timer or player digits. */

@@ -144,13 +144,16 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     }
     let html = std::fs::read_to_string(d.join("out/2026-11-27.html")).unwrap();
     // Templates escape every value, `/` as `&#x2f;` too.
-    assert!(
-        html.contains("https:&#x2f;&#x2f;sudokupad.app&#x2f;fpuzzles")
-            && html.contains("<details>")
-    );
-    // Two puzzle pictures and two solution pictures, drawn by the book renderer.
-    assert_eq!(html.matches("<svg ").count(), 4);
-    assert!(html.contains("stroke-dasharray"), "dashed cages");
+    assert!(html.contains("https:&#x2f;&#x2f;sudokupad.app&#x2f;fpuzzles"));
+    // A player per puzzle (the player's own page), each with its data: the solution and the
+    // grader's path, keyed by the day's puzzle id.
+    assert_eq!(html.matches("<section class=\"sp-player\"").count(), 2);
+    assert_eq!(html.matches("class=\"sp-data\"").count(), 2);
+    for p in puzzles {
+        let id = p["id"].as_str().unwrap();
+        assert!(html.contains(&format!("id=\"p-{id}\"")), "{id}");
+    }
+    assert!(html.contains("\"path\":[{") && html.contains("script-src &#x27;sha256-"));
     let pdf = std::fs::read(d.join("out/2026-11-27.pdf")).unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
     let feed_json: Value =
