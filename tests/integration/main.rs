@@ -4,6 +4,7 @@ mod book_cli;
 mod checks_cli;
 mod common;
 mod data_sets;
+mod export_filters;
 mod export_links_cli;
 mod feed_cli;
 mod feed_site;
