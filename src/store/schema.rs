@@ -289,6 +289,21 @@ mod tests {
             .query_row("SELECT count(*) FROM readable_puzzles", [], |r| r.get(0))
             .unwrap();
         assert_eq!(count as usize, first.len());
+        // An issued puzzle shows in both views.
+        drop(store);
+        let mut store = Store::open_or_create(&path).unwrap();
+        let entries = [("Easy".to_string(), p.id, 1)];
+        store.issue_book("vol1", &entries).unwrap().unwrap();
+        store.close().unwrap();
+        let (issued, channel, size): (i64, String, i64) = conn
+            .query_row(
+                "SELECT r.issued, i.channel, i.size FROM readable_puzzles r
+                 JOIN readable_issued i ON i.puzzle = r.id WHERE r.id = ?1",
+                [p.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((issued, channel.as_str(), size), (1, "vol1", 4));
     }
 
     #[test]
