@@ -91,8 +91,9 @@ fn parse_format(name: &str) -> Result<ExportFormat, String> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = Store::open_read_only(&args.db)?;
     let query = args.selection.to_query(&[]);
-    // Refused before an output file is started: a misspelt filter leaves nothing behind.
-    query.check()?;
+    // Refused before an output is started: a misspelt filter or an unknown id leaves nothing
+    // behind, not even a CSV header on stdout.
+    store.check_query(&query)?;
     warn_unfinished(&store)?;
     match args.output.filter(|p| p.as_os_str() != "-") {
         Some(path) => {

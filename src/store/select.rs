@@ -196,6 +196,13 @@ impl Store {
         Ok(written)
     }
 
+    /// Refuse a query with an unknown filter value or an id this database lacks, before
+    /// anything is read (so a caller can refuse before it writes a header).
+    pub fn check_query(&self, query: &Query) -> Result<(), StoreError> {
+        query.check()?;
+        self.check_ids(&query.ids)
+    }
+
     /// `Err` naming the ids that are not in the database.
     fn check_ids(&self, ids: &[i64]) -> Result<(), StoreError> {
         let mut stmt = self

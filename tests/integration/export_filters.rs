@@ -141,6 +141,9 @@ fn unknown_values_are_refused_as_unknown_and_nothing_is_written() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!d.join("out.csv").exists(), "{args:?}");
     }
+    // Nor on stdout: not even the CSV header.
+    let (code, out, _) = export(d, &["--format", "csv", "--ids", "1,999"]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
     // A known value that no puzzle has is no error: an empty export and a note on what there is.
     let (code, out, err) = export(d, &["--format", "csv", "--variant", "jigsaw"]);
     assert_eq!(code, Some(0), "{err}");
