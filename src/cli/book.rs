@@ -323,9 +323,10 @@ fn query(
     Query {
         variant,
         size,
-        level,
+        levels: level.into_iter().collect(),
         count,
         exclude_issued: args.exclude_issued || args.issue.is_some(),
+        ..Query::default()
     }
 }
 
@@ -338,9 +339,7 @@ fn describe(q: &Query) -> String {
     if let Some(n) = q.size {
         parts.push(format!("{n}x{n}"));
     }
-    if let Some(l) = &q.level {
-        parts.push(l.clone());
-    }
+    parts.extend(q.levels.iter().cloned());
     if parts.is_empty() {
         "matching".into()
     } else {

@@ -2,12 +2,13 @@
 //! code as the books, or (`--format html`) one self-contained playable page per puzzle.
 
 use super::book::{finish_output, start_output};
+use super::export::{note_empty, Selection};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
 use sudoku_press::play::write_store_pages;
 use sudoku_press::print::puzzle_picture;
 use sudoku_press::render::to_svg;
-use sudoku_press::store::Store;
+use sudoku_press::store::{Store, StoredPuzzle};
 
 /// Flags of `render`.
 #[derive(clap::Args, Debug)]
@@ -27,9 +28,12 @@ pub struct Args {
     /// Cell side in SVG units (points).
     #[arg(long, default_value_t = 40.0)]
     cell: f32,
-    /// The puzzle ids.
-    #[arg(required = true, value_name = "ID")]
+    /// The puzzle ids (or select with --ids, --variant, --size, --level, --limit).
+    #[arg(value_name = "ID")]
     ids: Vec<i64>,
+    /// Which puzzles, as for `export`.
+    #[command(flatten)]
+    selection: Selection,
     /// The directory to write ID.svg (or ID.html) files into (created if missing).
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
@@ -37,6 +41,9 @@ pub struct Args {
 
 /// Run `render`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.ids.is_empty() && args.selection.is_empty() {
+        bail!("name the puzzles to render: ids (render 3 17 -o DIR), or --ids, --variant, --size, --level, --limit (render --level hard --limit 5 -o DIR)");
+    }
     if args.format == "html" {
         return run_html(&args);
     }
@@ -44,18 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--cell {}: use a cell side from 10 to 200", args.cell);
     }
     let store = Store::open_read_only(&args.db)?;
-    let puzzles = match store.select_ids(&args.ids)? {
-        Ok(p) => p,
-        Err(missing) => bail!(
-            "no puzzle with id {} in {}; nothing was written",
-            missing
-                .iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            args.db.display()
-        ),
-    };
+    let puzzles = select(&store, &args)?;
     let mut files = Vec::new();
     for p in &puzzles {
         let picture = puzzle_picture(&p.puzzle, None, args.cell, args.shade);
@@ -75,8 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let path = args.output.join(name);
         finish_output(start_output(&path, &args.db)?, text.as_bytes())?;
     }
+    let plural = if files.len() == 1 { "" } else { "s" };
     eprintln!(
-        "wrote {} SVG files into {}",
+        "wrote {} SVG file{plural} into {}",
         files.len(),
         args.output.display()
     );
@@ -88,11 +85,26 @@ fn run_html(args: &Args) -> anyhow::Result<()> {
     if args.solution || args.shade {
         bail!("--solution and --shade apply to --format svg; the html page holds the solution and draws its own cages");
     }
-    let written = write_store_pages(&args.db, &args.ids, &args.output)?;
+    let ids: Vec<i64> = select(&Store::open_read_only(&args.db)?, args)?
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    let written = write_store_pages(&args.db, &ids, &args.output)?;
     eprintln!(
         "wrote {} HTML pages into {}",
         written.len(),
         args.output.display()
     );
     Ok(())
+}
+
+/// The selected puzzles (positional ids after `--ids`); nothing is written when an id or a
+/// filter value is unknown.
+fn select(store: &Store, args: &Args) -> anyhow::Result<Vec<StoredPuzzle>> {
+    let query = args.selection.to_query(&args.ids);
+    let puzzles = store
+        .select(&query, &Default::default())
+        .map_err(|e| anyhow::anyhow!("{e}; nothing was written"))?;
+    note_empty(store, &query, puzzles.len() as u64)?;
+    Ok(puzzles)
 }

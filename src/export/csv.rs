@@ -1,21 +1,25 @@
 //! CSV export: one row a puzzle, grids and cages in the store's compact text forms.
 //!
-//! Columns: `id, variant, size, box, regions, givens, solution, cages, givens_count, cage_count,
-//! cage_sizes, nodes, guesses, solver_calls, repairs, level, score, hardest, techniques, trial, seed,
-//! index`.
-//! `box` is `RxC` (empty for jigsaw); `regions` the region of every cell (jigsaw only); grids are
-//! N² characters (`.` empty, `1`-`9`, `A`-`G`); `cages` is `sum:cell.cell;...` with 0-based cells
-//! `row * N + col`; `cage_sizes` is `size:count;...`.
+//! Columns: `id, variant, size, box_rows, box_cols, regions, givens, solution, cages,
+//! givens_count, cage_count, cage_sizes, nodes, guesses, solver_calls, repairs, level, score,
+//! hardest, techniques, trial, seed, idx`: the names of the database's `puzzles` columns, with the
+//! database's values (`trial` 0/1, `box_rows`/`box_cols` empty for jigsaw), so a CSV loaded into
+//! SQLite or a spreadsheet reads like the table.
+//! `regions` the region of every cell (jigsaw only); grids are N² characters (`.` empty, `1`-`9`,
+//! `A`-`G`); `cages` is `sum:cell.cell;...` with 0-based cells `row * N + col`; `cage_sizes` is
+//! `size:count;...`; `score` has two decimals.
 
 use super::ExportError;
-use crate::store::{codec, Store};
+use crate::store::{codec, Query, Store};
 use std::io::Write;
 
-const HEADER: [&str; 22] = [
+/// The header row (exported for the tests and the README check).
+pub const CSV_COLUMNS: [&str; 23] = [
     "id",
     "variant",
     "size",
-    "box",
+    "box_rows",
+    "box_cols",
     "regions",
     "givens",
     "solution",
@@ -33,18 +37,17 @@ const HEADER: [&str; 22] = [
     "techniques",
     "trial",
     "seed",
-    "index",
+    "idx",
 ];
 
-/// Write every puzzle of `store` as CSV (with a header row); returns the number of puzzles.
-pub fn write_csv<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
+/// Write every puzzle `query` selects as CSV (with a header row); returns the number of puzzles.
+pub fn write_csv<W: Write>(store: &Store, query: &Query, out: &mut W) -> Result<u64, ExportError> {
     let mut writer = ::csv::Writer::from_writer(out);
-    writer.write_record(HEADER).map_err(io)?;
-    let mut written = 0u64;
-    store.for_each_puzzle(|p| -> Result<(), ExportError> {
+    writer.write_record(CSV_COLUMNS).map_err(io)?;
+    let written = store.for_each_selected(query, |p| -> Result<(), ExportError> {
         let geometry = p.puzzle.geometry();
         let grade = p.grade.as_ref();
-        let shape = geometry.box_shape().map(|(r, c)| format!("{r}x{c}"));
+        let shape = geometry.box_shape();
         let regions = match shape {
             None => codec::regions_to_text(geometry.region_map()),
             Some(_) => String::new(),
@@ -54,7 +57,8 @@ pub fn write_csv<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportErro
                 p.id.to_string(),
                 p.variant,
                 geometry.size().to_string(),
-                shape.unwrap_or_default(),
+                shape.map_or(String::new(), |(r, _)| r.to_string()),
+                shape.map_or(String::new(), |(_, c)| c.to_string()),
                 regions,
                 codec::grid_to_text(p.puzzle.givens()),
                 codec::grid_to_text(&p.solution),
@@ -70,12 +74,11 @@ pub fn write_csv<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportErro
                 grade.map_or(String::new(), |g| format!("{:.2}", g.score)),
                 grade.and_then(|g| g.hardest.clone()).unwrap_or_default(),
                 grade.map_or(String::new(), |g| g.techniques.clone()),
-                grade.map_or(String::new(), |g| g.trial.to_string()),
+                grade.map_or(String::new(), |g| u8::from(g.trial).to_string()),
                 p.seed.to_string(),
                 p.index.to_string(),
             ])
             .map_err(io)?;
-        written += 1;
         Ok(())
     })?;
     writer.flush()?;

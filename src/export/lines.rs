@@ -3,7 +3,7 @@
 
 use super::ExportError;
 use crate::format::{fpuzzles, ipuz, sudocue, sudokuwiki, FormatError};
-use crate::store::{Store, StoredPuzzle};
+use crate::store::{Query, Store, StoredPuzzle};
 use std::io::Write;
 
 /// The title written into exported puzzles: `sudoku-press #<id> (<level>)`.
@@ -11,17 +11,16 @@ pub fn title(p: &StoredPuzzle) -> String {
     format!("sudoku-press #{} ({})", p.id, p.level)
 }
 
-/// Write `line(puzzle)` and a newline for every puzzle of `store`; returns the number written.
+/// Write `line(puzzle)` and a newline for every puzzle `query` selects; returns the number written.
 pub fn write_lines<W: Write>(
     store: &Store,
+    query: &Query,
     out: &mut W,
     mut line: impl FnMut(&StoredPuzzle) -> Result<String, FormatError>,
 ) -> Result<u64, ExportError> {
-    let mut written = 0u64;
-    store.for_each_puzzle(|p| -> Result<(), ExportError> {
+    let written = store.for_each_selected(query, |p| -> Result<(), ExportError> {
         let text = line(&p).map_err(|error| ExportError::Puzzle { id: p.id, error })?;
         writeln!(out, "{text}")?;
-        written += 1;
         Ok(())
     })?;
     out.flush()?;
@@ -33,38 +32,58 @@ fn fpuzzles_json(p: &StoredPuzzle) -> Result<String, FormatError> {
     fpuzzles::to_json(&p.puzzle, Some(&p.solution), &title(p))
 }
 
-/// Write every puzzle of `store` as one f-puzzles JSON line.
-pub fn write_fpuzzles<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, fpuzzles_json)
+/// Write every puzzle `query` selects as one f-puzzles JSON line.
+pub fn write_fpuzzles<W: Write>(
+    store: &Store,
+    query: &Query,
+    out: &mut W,
+) -> Result<u64, ExportError> {
+    write_lines(store, query, out, fpuzzles_json)
 }
 
-/// Write every puzzle of `store` as one SudokuPad link a line.
-pub fn write_sudokupad<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| {
+/// Write every puzzle `query` selects as one SudokuPad link a line.
+pub fn write_sudokupad<W: Write>(
+    store: &Store,
+    query: &Query,
+    out: &mut W,
+) -> Result<u64, ExportError> {
+    write_lines(store, query, out, |p| {
         Ok(fpuzzles::sudokupad_link(&fpuzzles_json(p)?))
     })
 }
 
-/// Write every puzzle of `store` as one f-puzzles link a line.
-pub fn write_fpuzzles_url<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| {
+/// Write every puzzle `query` selects as one f-puzzles link a line.
+pub fn write_fpuzzles_url<W: Write>(
+    store: &Store,
+    query: &Query,
+    out: &mut W,
+) -> Result<u64, ExportError> {
+    write_lines(store, query, out, |p| {
         Ok(fpuzzles::fpuzzles_link(&fpuzzles_json(p)?))
     })
 }
 
-/// Write every puzzle of `store` as one SudokuWiki string a line.
-pub fn write_sudokuwiki<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| sudokuwiki::to_string(&p.puzzle))
+/// Write every puzzle `query` selects as one SudokuWiki string a line.
+pub fn write_sudokuwiki<W: Write>(
+    store: &Store,
+    query: &Query,
+    out: &mut W,
+) -> Result<u64, ExportError> {
+    write_lines(store, query, out, |p| sudokuwiki::to_string(&p.puzzle))
 }
 
-/// Write every puzzle of `store` as a `3x3::k:` code line (9x9 zero-given killers only).
-pub fn write_sudocue<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| sudocue::to_code(&p.puzzle))
+/// Write every puzzle `query` selects as a `3x3::k:` code line (9x9 zero-given killers only).
+pub fn write_sudocue<W: Write>(
+    store: &Store,
+    query: &Query,
+    out: &mut W,
+) -> Result<u64, ExportError> {
+    write_lines(store, query, out, |p| sudocue::to_code(&p.puzzle))
 }
 
-/// Write every puzzle of `store` (with its solution) as one ipuz object a line.
-pub fn write_ipuz<W: Write>(store: &Store, out: &mut W) -> Result<u64, ExportError> {
-    write_lines(store, out, |p| {
+/// Write every puzzle `query` selects (with its solution) as one ipuz object a line.
+pub fn write_ipuz<W: Write>(store: &Store, query: &Query, out: &mut W) -> Result<u64, ExportError> {
+    write_lines(store, query, out, |p| {
         Ok(ipuz::to_json(&p.puzzle, Some(&p.solution)))
     })
 }

@@ -2,14 +2,15 @@
 //! data sets, and one line a puzzle in the formats of players' tools (f-puzzles, SudokuPad and
 //! f-puzzles links, SudokuWiki, SudoCue, ipuz), each written by its codec in `format/`.
 //!
-//! All write rows in id order (work-item order) and hold one puzzle in memory at a time. None
+//! All take a [`Query`] (variant, size, levels, ids, limit), write rows in id order (work-item
+//! order) or the order of the ids asked for, and hold one puzzle in memory at a time. None
 //! writes the generation time, so the same run always exports byte for byte the same text.
 
 mod csv;
 mod jsonl;
 mod lines;
 
-pub use self::csv::write_csv;
+pub use self::csv::{write_csv, CSV_COLUMNS};
 pub use self::jsonl::write_jsonl;
 pub use self::lines::{
     write_fpuzzles, write_fpuzzles_url, write_ipuz, write_sudocue, write_sudokupad,
@@ -17,7 +18,7 @@ pub use self::lines::{
 };
 
 use crate::format::FormatError;
-use crate::store::{Store, StoreError};
+use crate::store::{Query, Store, StoreError};
 use std::io::Write;
 use thiserror::Error;
 
@@ -61,20 +62,22 @@ pub enum ExportFormat {
     Ipuz,
 }
 
-/// Write every puzzle of `store` to `out` in `format`; returns the number of puzzles written.
+/// Write the puzzles `query` selects from `store` to `out` in `format`; returns the number of
+/// puzzles written. Unknown filter values and ids are refused before anything is written.
 pub fn export<W: Write>(
     store: &Store,
+    query: &Query,
     format: ExportFormat,
     out: &mut W,
 ) -> Result<u64, ExportError> {
     match format {
-        ExportFormat::Csv => write_csv(store, out),
-        ExportFormat::Jsonl => write_jsonl(store, out),
-        ExportFormat::Fpuzzles => write_fpuzzles(store, out),
-        ExportFormat::Sudokupad => write_sudokupad(store, out),
-        ExportFormat::FpuzzlesUrl => write_fpuzzles_url(store, out),
-        ExportFormat::Sudokuwiki => write_sudokuwiki(store, out),
-        ExportFormat::Sudocue => write_sudocue(store, out),
-        ExportFormat::Ipuz => write_ipuz(store, out),
+        ExportFormat::Csv => write_csv(store, query, out),
+        ExportFormat::Jsonl => write_jsonl(store, query, out),
+        ExportFormat::Fpuzzles => write_fpuzzles(store, query, out),
+        ExportFormat::Sudokupad => write_sudokupad(store, query, out),
+        ExportFormat::FpuzzlesUrl => write_fpuzzles_url(store, query, out),
+        ExportFormat::Sudokuwiki => write_sudokuwiki(store, query, out),
+        ExportFormat::Sudocue => write_sudocue(store, query, out),
+        ExportFormat::Ipuz => write_ipuz(store, query, out),
     }
 }

@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 5; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 5`)
+//! # Schema (revision 6; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 6`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -36,6 +36,9 @@
 //!
 //! View `puzzle_origin` (id, seed, idx, settings_hash, generator_version, shard_index, shard_count).
 //!
+//! Views `readable_puzzles` and `readable_issued` (revision 6), for `sqlite3` and BI tools: grids as
+//! text rows, cages as JSON with `r1c1` cell names, no binary key. See `schema::ADD_READABLE_VIEWS`.
+//!
 //! The file runs in WAL mode with `synchronous = NORMAL`: a killed process loses only the
 //! transaction in flight (a chunk that is redone on resume), never a committed chunk.
 
@@ -55,7 +58,7 @@ pub use issued::{DayIssue, IssueRequest, Issued, IssuedDay, Withdrawal};
 pub use merge::{merge, MergeReport};
 pub use read::{StoredGrade, StoredPuzzle, Summary, VariantCount};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
-pub use select::{Query, ISSUES_TABLE};
+pub use select::{known_levels, Query, ISSUES_TABLE, MIN_SIZE, UNRATED};
 pub use verify::{solution_problem, CheckedRow};
 pub use write::{Chunk, ChunkTally, Committed, NewRun, PuzzleRow, RowMetrics, RunState};
 
@@ -167,6 +170,27 @@ pub enum StoreError {
         /// Where the database is.
         found: u64,
     },
+    /// A selection filter with a value no puzzle can have (see [`Query::check`]).
+    #[error("{field} {value:?} is unknown: use {known}")]
+    UnknownFilter {
+        /// `variant`, `size` or `level`.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// The values there are.
+        known: String,
+    },
+    /// Puzzle ids asked for that the database does not hold.
+    #[error("{path}: no puzzle with id {ids}; `sudoku-press export --db {path} --format csv` lists the ids")]
+    UnknownIds {
+        /// The file.
+        path: PathBuf,
+        /// The unknown ids, comma separated.
+        ids: String,
+    },
+    /// A puzzle id named twice in one selection.
+    #[error("puzzle id {0} is named twice; name each puzzle once")]
+    RepeatedId(i64),
     /// Shard databases that do not add up to whole runs.
     #[error("cannot merge: {0}")]
     Merge(String),

@@ -11,11 +11,13 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 ///   [`ADD_GRADE`]); the rows of an older file are graded in the upgrade (`level` is rewritten).
 /// - 4: `grader`, the version of the grader that made a row's grade (see [`ADD_GRADER`]).
 /// - 5: `withdrawn`, the feed days taken back by `feed --withdraw` (see [`ADD_WITHDRAWN`]).
+/// - 6: views `readable_puzzles` and `readable_issued` for `sqlite3` and BI tools (see
+///   [`ADD_READABLE_VIEWS`]).
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
 /// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
-pub const SCHEMA_VERSION: i32 = 5;
+pub const SCHEMA_VERSION: i32 = 6;
 
 /// The oldest revision this build can still read (and upgrade when it writes).
 pub const OLDEST_READABLE: i32 = 1;
@@ -79,12 +81,58 @@ CREATE TABLE withdrawn (
 CREATE INDEX withdrawn_by_date ON withdrawn (channel, date);
 ";
 
+/// Revision 6: views for people reading the file with `sqlite3` or a BI tool (nothing in
+/// sudoku-press reads them). `readable_puzzles` has one row per puzzle: the grids as text rows
+/// (`5.3|...|..9`, top to bottom, `.` empty, `A`-`G` for 10 to 16), `regions` likewise (jigsaw),
+/// `cages` as JSON (`[{"sum":15,"cells":["r1c1","r1c2"]},...]`, rows and columns from 1), the
+/// grade and the stored metrics under their column names, `issued` 0/1; the binary
+/// `canonical_key` is left out. `readable_issued` has one row per issued puzzle with its
+/// withdrawal (NULLs when it stands) and the puzzle's variant, size, level and score.
+/// Only functions of SQLite 3.9 with JSON1 (built in since 3.38) are used, so an older
+/// `sqlite3` still reads the file.
+pub const ADD_READABLE_VIEWS: &str = "
+CREATE VIEW readable_puzzles AS
+SELECT
+    p.id, p.variant, p.size, p.box_rows, p.box_cols,
+    (SELECT group_concat(substr(p.regions, r.key * p.size + 1, p.size), '|')
+       FROM json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]') r
+      WHERE r.key < p.size AND p.regions IS NOT NULL) AS regions,
+    (SELECT group_concat(substr(p.givens, r.key * p.size + 1, p.size), '|')
+       FROM json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]') r
+      WHERE r.key < p.size) AS givens,
+    (SELECT group_concat(substr(p.solution, r.key * p.size + 1, p.size), '|')
+       FROM json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]') r
+      WHERE r.key < p.size) AS solution,
+    (SELECT json_group_array(json_object(
+                'sum', json_extract(c.value, '$[0]'),
+                'cells', (SELECT json_group_array('r' || (x.value / p.size + 1) || 'c' || (x.value % p.size + 1))
+                            FROM json_each(c.value, '$[1]') x)))
+       FROM json_each(CASE p.cages WHEN '' THEN '[]' ELSE
+                '[[' || replace(replace(replace(p.cages, '.', ','), ':', ',['), ';', ']],[') || ']]]'
+            END) c) AS cages,
+    p.givens_count, p.cage_count, p.cage_sizes,
+    p.level, p.score, p.hardest, p.techniques, p.trial, p.grader,
+    EXISTS (SELECT 1 FROM issued i WHERE i.puzzle = p.id) AS issued,
+    p.nodes, p.guesses, p.solver_calls, p.repairs, p.gen_micros,
+    p.run, p.seed, p.idx
+FROM puzzles p;
+CREATE VIEW readable_issued AS
+SELECT
+    i.puzzle, i.source, i.channel, coalesce(i.date, w.date) AS date, i.slot, i.position, i.number,
+    i.issued_at, w.withdrawn_at,
+    p.variant, p.size, p.level, p.score
+FROM issued i
+JOIN puzzles p ON p.id = i.puzzle
+LEFT JOIN withdrawn w ON w.puzzle = i.puzzle;
+";
+
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
 pub const UPGRADES: &[(i32, &str)] = &[
     (1, CREATE_ISSUED),
     (2, ADD_GRADE),
     (3, ADD_GRADER),
     (4, ADD_WITHDRAWN),
+    (5, ADD_READABLE_VIEWS),
 ];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
@@ -140,3 +188,155 @@ CREATE VIEW puzzle_origin AS
     SELECT p.id, p.seed, p.idx, r.settings_hash, r.generator_version, r.shard_index, r.shard_count
     FROM puzzles p JOIN runs r ON r.id = p.run;
 ";
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline;
+    use crate::settings::{Origin, Settings};
+    use crate::store::{codec, Query, Store};
+    use rusqlite::Connection;
+
+    /// A fresh database of a few 4x4 killers.
+    fn generated(path: &std::path::Path) {
+        let mut settings = Settings::default();
+        settings.run.count = 4;
+        settings.run.seed = 11;
+        settings.generator.size = 4;
+        settings.run.db = path.to_path_buf();
+        let plan = settings.validate("test", &Origin::Defaults).unwrap();
+        let mut store = Store::open_or_create(path).unwrap();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        pipeline::run(&mut store, &plan, &never, |_| {}).expect("generate");
+        store.close().unwrap();
+    }
+
+    fn view_names(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+            .unwrap();
+        let names = stmt.query_map([], |r| r.get(0)).unwrap();
+        names.collect::<Result<_, _>>().unwrap()
+    }
+
+    #[test]
+    fn the_readable_view_spells_grids_as_rows_and_cages_with_cell_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        generated(&path);
+        let store = Store::open_read_only(&path).unwrap();
+        let first = store.select(&Query::all(), &Default::default()).unwrap();
+        let p = &first[0];
+        let conn = Connection::open(&path).unwrap();
+        let columns: Vec<String> = conn
+            .prepare("SELECT * FROM readable_puzzles")
+            .unwrap()
+            .column_names()
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert!(
+            !columns.iter().any(|c| c.contains("canonical")),
+            "{columns:?}"
+        );
+        for wanted in [
+            "id", "givens", "solution", "cages", "level", "score", "grader",
+        ] {
+            assert!(columns.iter().any(|c| c == wanted), "{wanted}: {columns:?}");
+        }
+        let (givens, solution, cages, level, issued): (String, String, String, String, i64) = conn
+            .query_row(
+                "SELECT givens, solution, cages, level, issued FROM readable_puzzles WHERE id = ?1",
+                [p.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        let rows = |text: &str| {
+            text.as_bytes()
+                .chunks(4)
+                .map(|c| String::from_utf8(c.to_vec()).unwrap())
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        assert_eq!(givens, rows(&codec::grid_to_text(p.puzzle.givens())));
+        assert_eq!(solution, rows(&codec::grid_to_text(&p.solution)));
+        assert_eq!((level, issued), (p.level.clone(), 0));
+        let json: serde_json::Value = serde_json::from_str(&cages).unwrap();
+        let cages_back: Vec<(u64, Vec<String>)> = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let cells = c["cells"].as_array().unwrap();
+                let names = cells.iter().map(|n| n.as_str().unwrap().to_string());
+                (c["sum"].as_u64().unwrap(), names.collect())
+            })
+            .collect();
+        let expected: Vec<(u64, Vec<String>)> = p
+            .puzzle
+            .cages()
+            .iter()
+            .map(|c| {
+                let names = c.cells.iter().map(|cell| {
+                    let i = cell.get() as usize;
+                    format!("r{}c{}", i / 4 + 1, i % 4 + 1)
+                });
+                (c.sum as u64, names.collect())
+            })
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(cages_back, expected);
+        let count: i64 = conn
+            .query_row("SELECT count(*) FROM readable_puzzles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(count as usize, first.len());
+        // An issued puzzle shows in both views.
+        drop(store);
+        let mut store = Store::open_or_create(&path).unwrap();
+        let entries = [("Easy".to_string(), p.id, 1)];
+        store.issue_book("vol1", &entries).unwrap().unwrap();
+        store.close().unwrap();
+        let (issued, channel, size): (i64, String, i64) = conn
+            .query_row(
+                "SELECT r.issued, i.channel, i.size FROM readable_puzzles r
+                 JOIN readable_issued i ON i.puzzle = r.id WHERE r.id = ?1",
+                [p.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((issued, channel.as_str(), size), (1, "vol1", 4));
+    }
+
+    #[test]
+    fn an_older_file_is_read_as_it_is_and_gets_the_views_when_opened_for_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        generated(&path);
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "DROP VIEW readable_puzzles; DROP VIEW readable_issued; PRAGMA user_version = 5;",
+            )
+            .unwrap();
+        }
+        let store = Store::open_read_only(&path).unwrap();
+        assert!(!store
+            .select(&Query::all(), &Default::default())
+            .unwrap()
+            .is_empty());
+        drop(store);
+        assert_eq!(
+            view_names(&Connection::open(&path).unwrap()),
+            ["puzzle_origin"]
+        );
+        Store::open_or_create(&path).unwrap().close().unwrap();
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(
+            view_names(&conn),
+            ["puzzle_origin", "readable_issued", "readable_puzzles"]
+        );
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, super::SCHEMA_VERSION);
+    }
+}

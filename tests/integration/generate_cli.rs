@@ -325,7 +325,7 @@ fn export_goes_to_a_file_or_stdout_and_stops_quietly_on_a_closed_pipe() {
     );
     assert_eq!(String::from_utf8(dash.stdout).unwrap(), stdout);
     let csv = export(d, "p.db", "csv");
-    assert!(csv.starts_with("id,variant,size,box,regions,givens,solution,cages,"));
+    assert!(csv.starts_with("id,variant,size,box_rows,box_cols,regions,givens,solution,cages,"));
     assert_eq!(csv.lines().count(), stdout.lines().count() + 1);
 
     // `export | head -1`: the reader goes away, the exporter ends with success.

@@ -5,6 +5,7 @@ mod checks_cli;
 mod checks_robustness;
 mod common;
 mod data_sets;
+mod export_filters;
 mod export_links_cli;
 mod feed_cli;
 mod feed_site;
