@@ -1,6 +1,6 @@
 // rules.js: the pure rules of the sudoku-press player (no DOM): houses, conflicts, cage status,
 // pencil-mark clearing, hints, undo/redo, the solve replay, cage shading and cage outlines.
-// Loaded as a classic <script> it defines the global `SudokuRules`; in Node it is a CommonJS
+// Loaded as a classic script element it defines the global `SudokuRules`; in Node it is a CommonJS
 // module (`require` or `import`), so `node --test tests/js/` tests the same file the page runs.
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
