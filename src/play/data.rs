@@ -6,7 +6,7 @@ use crate::cage::Cage;
 use crate::canonical::canonical_key;
 use crate::fingerprint::fingerprint;
 use crate::grader::techniques::level_of;
-use crate::grader::text::hints;
+use crate::grader::text::{place_text, step_text};
 use crate::grader::Path;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -77,17 +77,20 @@ impl From<&Cage> for CageData {
     }
 }
 
-/// One step of the grader's path, with the words `explain` prints and its hints. Empty lists
-/// are left out (the player reads a missing list as empty); the technique's name and tier are
-/// in [`PlayerData::techniques`].
+/// One step of the grader's path, with the words `explain` prints and its hints, in a compact
+/// form the player expands (`SudokuRules.expand`): the technique's name (in
+/// [`PlayerData::techniques`]) is left off the front of `text`, and the two hints `explain
+/// --hints` prints before the step, `Look for a step of the kind "NAME".` and `NAME in PLACE.`,
+/// are given by their `place` only. Empty lists are left out (the player reads them as empty).
+/// A long 9x9 path is some 300 steps: this keeps its page under the 150 KB of issue 20.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PathStep {
     /// Snake-case technique key ("hidden_single").
     pub technique: &'static str,
-    /// The whole step in words (`explain`'s third hint).
+    /// The whole step in words (`explain`'s third hint) after "NAME: ".
     pub text: String,
-    /// The nudge and the technique-and-where hints.
-    pub hints: [String; 2],
+    /// Where the step happens (its houses, else its cages, else its cells), for the second hint.
+    pub place: String,
     /// The cells the step rests on (to highlight).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<u8>,
@@ -199,11 +202,13 @@ fn path_steps(puzzle: &Puzzle, path: &Path) -> Vec<PathStep> {
     path.steps
         .iter()
         .map(|step| {
-            let [nudge, place, full] = hints(g, puzzle.cages(), step);
+            let full = step_text(g, step);
+            let prefix = format!("{}: ", step.technique.name());
             PathStep {
                 technique: step.technique.as_str(),
-                text: full,
-                hints: [nudge, place],
+                // `step_text` always begins with the name; the player puts it back.
+                text: full.strip_prefix(&prefix).unwrap_or(&full).to_string(),
+                place: place_text(g, puzzle.cages(), step),
                 cells: step.cells.iter().map(|c| c.as_index() as u8).collect(),
                 placements: step.placements.iter().map(pair).collect(),
                 eliminations: step.eliminations.iter().map(pair).collect(),

@@ -25,9 +25,16 @@ pub struct MakingStep {
     /// The jigsaw regions, where they change (seed, variation of a jigsaw).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<u8>>,
-    /// The whole layout at this point, where it changes.
+    /// The whole layout at this point, where it changes and no earlier layout is near it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cages: Option<Vec<CageData>>,
+    /// Where the layout changes by a few cages (a repair, a merge, a split): the positions of
+    /// the cages of the layout before that go, in that layout's order …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop: Option<Vec<usize>>,
+    /// … and the cages that come, appended after the ones that stay (see [`layout_at`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub add: Option<Vec<CageData>>,
     /// The givens, where they change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub givens: Option<Vec<u8>>,
@@ -44,6 +51,8 @@ impl MakingStep {
             grid: None,
             regions: None,
             cages: None,
+            drop: None,
+            add: None,
             givens: None,
             verdict: None,
         }
@@ -96,12 +105,69 @@ pub fn replay(
     let outcome = generate_recorded(config, seed, index, &mut |e| events.push(e));
     match outcome {
         Outcome::Generated(g) if &g.puzzle == puzzle && &g.solution == solution => {
-            Ok(events.iter().map(|e| step_of(e, puzzle.size())).collect())
+            let mut steps: Vec<MakingStep> =
+                events.iter().map(|e| step_of(e, puzzle.size())).collect();
+            diff_layouts(&mut steps);
+            Ok(steps)
         }
         _ => Err(format!(
             "Re-running item {index} of seed {seed} does not make this puzzle again (it was stored by another build), so its making cannot be replayed."
         )),
     }
+}
+
+/// Give each layout after the first as the cages it drops and adds, where that is shorter: a
+/// merge changes 3 cages of 30, and an expert's making has dozens of them (some 40 KB of whole
+/// layouts on a 150 KB page).
+fn diff_layouts(steps: &mut [MakingStep]) {
+    let mut current: Vec<CageData> = Vec::new();
+    for step in steps.iter_mut() {
+        let Some(next) = step.cages.take() else {
+            continue;
+        };
+        let drop: Vec<usize> = (0..current.len())
+            .filter(|&k| !next.contains(&current[k]))
+            .collect();
+        let add: Vec<CageData> = next
+            .iter()
+            .filter(|c| !current.contains(c))
+            .cloned()
+            .collect();
+        if current.is_empty() || 2 * add.len() > next.len() {
+            current = next.clone();
+            step.cages = Some(next);
+            continue;
+        }
+        current = current
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !drop.contains(k))
+            .map(|(_, c)| c.clone())
+            .chain(add.iter().cloned())
+            .collect();
+        step.drop = Some(drop);
+        step.add = Some(add);
+    }
+}
+
+/// The layout the player shows at stage `at` of a recording: the latest whole `cages`, changed
+/// by the `drop`/`add` of every later stage up to `at` (`None` before the first layout).
+pub fn layout_at(steps: &[MakingStep], at: usize) -> Option<Vec<CageData>> {
+    let mut layout: Option<Vec<CageData>> = None;
+    for step in steps.iter().take(at + 1) {
+        if let Some(cages) = &step.cages {
+            layout = Some(cages.clone());
+        }
+        if let (Some(current), Some(drop), Some(add)) = (layout.as_mut(), &step.drop, &step.add) {
+            let mut k = 0;
+            current.retain(|_| {
+                k += 1;
+                !drop.contains(&(k - 1))
+            });
+            current.extend(add.iter().cloned());
+        }
+    }
+    layout
 }
 
 fn cages_of(cages: &[Cage]) -> Vec<CageData> {
@@ -175,14 +241,18 @@ fn step_of(event: &Event, n: usize) -> MakingStep {
                 ..MakingStep::new(
                     "repair",
                     format!(
-                        "Merged down to {} cages, staying unique ({checks} checks).",
-                        cages.len()
+                        "Merged down to {} cages, staying unique ({checks} check{}).",
+                        cages.len(),
+                        if *checks == 1 { "" } else { "s" }
                     ),
                 )
             },
             None => MakingStep::new(
                 "repair",
-                format!("Could not merge down within {checks} checks: a fresh start."),
+                format!(
+                    "Could not merge down within {checks} check{}: a fresh start.",
+                    if *checks == 1 { "" } else { "s" }
+                ),
             ),
         },
         Event::Givens { givens } => MakingStep {
@@ -264,7 +334,8 @@ fn check_text(subject: CheckSubject, verdict: CheckVerdict, nodes: u64) -> Strin
         (CheckVerdict::Several, _) => "several solutions: undone",
         (CheckVerdict::Undecided, _) => "undecided within the node budget",
     };
-    format!("Uniqueness check of {what}: {outcome} ({nodes} nodes).")
+    let unit = if nodes == 1 { "node" } else { "nodes" };
+    format!("Uniqueness check of {what}: {outcome} ({nodes} {unit}).")
 }
 
 fn level_text(edit: LevelEdit, level: Option<crate::grader::Level>, kept: bool) -> String {
@@ -278,5 +349,41 @@ fn level_text(edit: LevelEdit, level: Option<crate::grader::Level>, kept: bool) 
         (true, Some(level)) => format!("{what}: now {level}; kept."),
         (true, None) => format!("{what}: past the target, kept to come back from above."),
         (false, _) => format!("{what}: past the target, not unique or no closer; undone."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::level::LevelsSetting;
+
+    fn sorted(layout: Option<Vec<CageData>>) -> Option<Vec<(u16, Vec<u8>)>> {
+        let mut cages: Vec<_> = layout?.into_iter().map(|c| (c.sum, c.cells)).collect();
+        cages.sort();
+        Some(cages)
+    }
+
+    #[test]
+    fn layout_diffs_rebuild_every_recorded_layout() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::List(vec!["expert".into()])),
+            ..GeneratorConfig::default()
+        };
+        let mut events = Vec::new();
+        generate_recorded(&config, 7, 0, &mut |e| events.push(e));
+        let whole: Vec<MakingStep> = events.iter().map(|e| step_of(e, 9)).collect();
+        let mut compact = whole.clone();
+        diff_layouts(&mut compact);
+        let diffs = compact.iter().filter(|s| s.drop.is_some()).count();
+        assert!(diffs > 0, "an expert's making merges cages");
+        for at in 0..whole.len() {
+            assert_eq!(
+                sorted(layout_at(&compact, at)),
+                sorted(layout_at(&whole, at)),
+                "stage {at}"
+            );
+        }
+        let size = |s: &[MakingStep]| serde_json::to_string(s).unwrap().len();
+        assert!(size(&compact) < size(&whole));
     }
 }

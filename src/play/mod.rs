@@ -23,7 +23,7 @@ pub mod page;
 mod tests;
 
 pub use data::{player_data, CageData, PathStep, PlayerData, Source};
-pub use making::{making_of, Making, MakingStep};
+pub use making::{layout_at, making_of, Making, MakingStep};
 pub use page::{page_html, write_page, Link, PageError, PageInfo};
 
 use crate::atomic_file::{AtomicFile, AtomicFileError};

@@ -41,7 +41,7 @@
     try { data = JSON.parse(script ? script.textContent : ''); } catch (e) {
       return fail(section, 'its data is not valid JSON (' + e.message + ')');
     }
-    var why = R.validate(data);
+    var why = R.expand(data) || R.validate(data);
     if (why) return fail(section, why);
     ['cages', 'path', 'making'].forEach(function (k) { data[k] = data[k] || []; });
     try { new Player(section, data); } catch (e) {
@@ -509,8 +509,8 @@
       this.say(step ? 'Step ' + (rp.at + 1) + ' of ' + rp.len + ': ' + step.text : 'Solved: all ' + rp.len + ' steps shown.');
     } else {
       var m = this.data.making[Math.min(rp.at, rp.len - 1)];
-      var verdict = m.verdict ? ' (' + m.verdict + ')' : '';
-      this.say('Stage ' + (Math.min(rp.at, rp.len - 1) + 1) + ' of ' + rp.len + ', ' + m.stage + ': ' + m.text + verdict);
+      // The text names the stage and says the verdict in words ("Done: expert, score 20.2.").
+      this.say('Stage ' + (Math.min(rp.at, rp.len - 1) + 1) + ' of ' + rp.len + ': ' + m.text);
     }
     this.render();
   };

@@ -1,6 +1,6 @@
 // rules.js: the pure rules of the sudoku-press player (no DOM): houses, conflicts, cage status,
 // pencil-mark clearing, hints, undo/redo, the solve replay, cage shading and cage outlines.
-// Loaded by a classic script element it defines the global `SudokuRules`; in Node it is a CommonJS
+// Loaded as a classic script element it defines the global `SudokuRules`; in Node it is a CommonJS
 // module (`require` or `import`), so `node --test tests/js/` tests the same file the page runs.
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
@@ -27,6 +27,37 @@
       if (!Number.isInteger(a[i]) || a[i] < 0 || a[i] > max) return false;
     }
     return true;
+  }
+
+  /**
+   * Expand the page's compact data in place (see `PathStep` and `MakingStep` in src/play/):
+   * a step with a `place` gets its technique's name back in front of its `text` and the two
+   * hints `explain --hints` prints; a stage with `drop`/`add` gets its whole `cages` layout.
+   * Returns why the data cannot be expanded, or null.
+   */
+  function expand(data) {
+    if (!data || typeof data !== 'object') return null;
+    var names = data.techniques || {}, path = data.path, making = data.making, k;
+    for (k = 0; Array.isArray(path) && k < path.length; k++) {
+      var st = path[k];
+      if (!st || typeof st.place !== 'string') continue;
+      var t = names[st.technique];
+      if (!t || typeof t.name !== 'string') return 'step ' + (k + 1) + ' of "path" names an unknown technique ' + JSON.stringify(st.technique);
+      st.text = t.name + ': ' + st.text;
+      st.hints = ['Look for a step of the kind "' + t.name + '".', t.name + ' in ' + st.place + '.'];
+    }
+    var layout = null;
+    for (k = 0; Array.isArray(making) && k < making.length; k++) {
+      var mk = making[k];
+      if (mk && Array.isArray(mk.cages)) layout = mk.cages;
+      if (!mk || (mk.drop == null && mk.add == null)) continue;
+      if (!layout || !Array.isArray(mk.drop) || !Array.isArray(mk.add) || !mk.drop.every(function (i) { return Number.isInteger(i) && i >= 0 && i < layout.length; })) {
+        return 'stage ' + (k + 1) + ' of "making": "drop" must name cages of the layout before it, and "add" must be a list';
+      }
+      layout = layout.filter(function (c, i) { return mk.drop.indexOf(i) < 0; }).concat(mk.add);
+      mk.cages = layout;
+    }
+    return null;
   }
 
   /** Why the page data cannot be played (a sentence naming the field), or null when it can. */
@@ -416,7 +447,7 @@
     return parts.join(', ');
   }
 
-  return { cellName: cellName, digitFromKey: digitFromKey, validate: validate, geometry: geometry,
+  return { cellName: cellName, digitFromKey: digitFromKey, expand: expand, validate: validate, geometry: geometry,
     conflicts: conflicts, cageStates: cageStates, isSolved: isSolved, newState: newState, input: input,
     apply: apply, History: History, maskDigits: maskDigits, selectHint: selectHint, replay: replay,
     cageNeighbours: cageNeighbours, shadeCages: shadeCages, cageOutline: cageOutline,

@@ -300,3 +300,29 @@ test('a cell label starts with its name, then value, cage sum and conflict', () 
   assert.equal(R.cellLabel(16, 15, 0, false, [1, 2], null, false, false), 'r1c16, empty, marks 1 2');
   assert.equal(R.cellLabel(9, 80, 3, true, [], null, false, false), 'r9c9, given 3');
 });
+
+test('expand rebuilds the compact path and making of a page', () => {
+  const data = killer({
+    techniques: { hidden_single: { name: 'Hidden single', level: 'easy' } },
+    path: [{ technique: 'hidden_single', text: 'r1c1 = 1 in row 1', place: 'row 1', placements: [[0, 1]] }],
+    making: [
+      { stage: 'cages', text: 'laid', cages: [{ sum: 3, cells: [0, 1] }, { sum: 7, cells: [2, 3] }, { sum: 4, cells: [4] }] },
+      { stage: 'check', text: 'one solution', verdict: 'unique' },
+      { stage: 'level', text: 'merged', drop: [0, 2], add: [{ sum: 7, cells: [0, 1, 4] }] },
+    ],
+  });
+  assert.equal(R.expand(data), null);
+  assert.equal(data.path[0].text, 'Hidden single: r1c1 = 1 in row 1');
+  assert.deepEqual(data.path[0].hints, ['Look for a step of the kind "Hidden single".', 'Hidden single in row 1.']);
+  assert.deepEqual(data.making[2].cages, [{ sum: 7, cells: [2, 3] }, { sum: 7, cells: [0, 1, 4] }]);
+  assert.equal(data.making[1].cages, undefined, 'a stage without a layout change keeps none');
+  assert.equal(R.validate(data), null);
+  // A page in the long form (no "place") is left as it is.
+  const long = killer({ path: [{ technique: 't', text: 'T: x', hints: ['a', 'b'] }] });
+  assert.equal(R.expand(long), null);
+  assert.equal(long.path[0].text, 'T: x');
+  // Broken compact data is named, not thrown.
+  assert.match(R.expand(killer({ path: [{ technique: 'nope', text: 'x', place: 'row 1' }] })), /step 1 of "path" names an unknown technique "nope"/);
+  assert.match(R.expand(killer({ making: [{ stage: 'level', text: 'x', drop: [0], add: [] }] })), /stage 1 of "making": "drop"/);
+  assert.match(R.expand(killer({ making: [{ stage: 'cages', text: 'x', cages: [{ sum: 3, cells: [0] }] }, { stage: 'level', text: 'x', drop: [5], add: [] }] })), /stage 2 of "making"/);
+});
