@@ -292,7 +292,24 @@ fn bad_input_is_one_line_exit_2_and_leaves_the_output_alone() {
             vec!["--variant", "killer", "--count", "5000"],
             "generate more",
         ),
-        (vec!["--variant", "classic"], "has 0"),
+        (vec!["--variant", "classic"], "found 0"),
+        // Without --variant the book takes the first puzzle's (killer 9x9, 10 of them): the
+        // 6x6 killers and the jigsaws do not fill it up.
+        (
+            vec!["--count", "12"],
+            "asks for 12 killer 9x9 puzzles, found 10",
+        ),
+        (vec!["--level", "ultra"], "unknown level \"ultra\""),
+        (vec!["--variant", "samurai"], "unknown variant"),
+        (vec!["--size", "0"], "no grid has size 0"),
+        (
+            vec!["--ids", "1", "--level", "easy"],
+            "--level would select",
+        ),
+        (
+            vec!["--ids", "1", "--exclude-issued"],
+            "--exclude-issued would select",
+        ),
         (
             vec!["--variant", "killer", "--size", "9", "--per-page", "6"],
             "--per-page 4",
@@ -461,5 +478,56 @@ fn books_that_issue_their_puzzles_never_share_one_and_a_reissue_is_refused() {
             "c.pdf",
         ],
     );
-    assert!(err.contains("has 4 unissued"), "{err}");
+    assert!(err.contains("found 4 (10 in the database"), "{err}");
+}
+
+#[test]
+fn a_book_made_again_under_its_name_is_the_same_book_and_another_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for suffix in ["", "-wal"] {
+        let mut from = db().as_os_str().to_owned();
+        from.push(suffix);
+        if Path::new(&from).exists() {
+            std::fs::copy(&from, d.join(format!("p.db{suffix}"))).unwrap();
+        }
+    }
+    let args = |count: &'static str, name: &'static str, out: &'static str| {
+        vec![
+            "book",
+            "--db",
+            "p.db",
+            "--variant",
+            "killer",
+            "--size",
+            "6",
+            "--count",
+            count,
+            "--issue",
+            name,
+            "-o",
+            out,
+        ]
+    };
+    let rows = |d: &Path| {
+        let store = Store::open_read_only(&d.join("p.db")).unwrap();
+        store.book_issued("vol1").unwrap().len()
+    };
+    // Another book issued in between must not change what vol1 is.
+    ok(d, &args("1", "vol1", "a.pdf"));
+    let before = rows(d);
+    ok(d, &args("1", "vol2", "b.pdf"));
+    let again = ok(d, &args("1", "vol1", "c.pdf"));
+    assert!(again.contains("made again"), "{again}");
+    assert_eq!(
+        std::fs::read(d.join("a.pdf")).unwrap(),
+        std::fs::read(d.join("c.pdf")).unwrap()
+    );
+    assert_eq!(rows(d), before, "no new rows");
+    let err = fails(d, &args("2", "vol1", "e.pdf"));
+    assert!(
+        err.contains("--issue vol1: a book of that name was issued before with 1 puzzle"),
+        "{err}"
+    );
+    assert!(!d.join("e.pdf").exists());
 }
