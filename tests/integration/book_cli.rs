@@ -286,6 +286,8 @@ fn bad_input_is_one_line_exit_2_and_leaves_the_output_alone() {
     let d = dir.path();
     let db = db().to_str().unwrap();
     std::fs::write(d.join("book.pdf"), b"old").unwrap();
+    let long_title = "Killer ".repeat(40);
+    let twelve = "1,2,3,4,5,6,7,8,9,10,11,12";
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--ids", "1,99999"], "99999"),
         (
@@ -309,6 +311,24 @@ fn bad_input_is_one_line_exit_2_and_leaves_the_output_alone() {
         (
             vec!["--ids", "1", "--exclude-issued"],
             "--exclude-issued would select",
+        ),
+        // Twelve puzzles: the book has a title page (N13).
+        (
+            vec!["--ids", twelve, "--title", "Killer \u{1F9E9}"],
+            "no glyph in the embedded DejaVu Sans",
+        ),
+        (
+            vec![
+                "--ids",
+                twelve,
+                "--title",
+                "\u{5E1}\u{5D5}\u{5D3}\u{5D5}\u{5E7}\u{5D5}",
+            ],
+            "right-to-left",
+        ),
+        (
+            vec!["--ids", twelve, "--title", &long_title],
+            "does not fit the title page",
         ),
         (
             vec!["--variant", "killer", "--size", "9", "--per-page", "6"],
