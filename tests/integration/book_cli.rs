@@ -126,8 +126,8 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
     );
     let doc = Document::load_mem(&bytes).unwrap();
     let pages = doc.get_pages();
-    // Title, rules, 2 puzzle pages (4 + 4), 1 answer page.
-    assert_eq!(pages.len(), 5);
+    // Rules (eight puzzles: no title page), 2 puzzle pages (4 + 4), 1 answer page.
+    assert_eq!(pages.len(), 4);
     for &id in pages.values() {
         assert_eq!(
             page_box(&doc, id, b"MediaBox"),
@@ -151,7 +151,7 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
             "font not embedded: {d:?}"
         );
     }
-    // Page 3 shows puzzles 1-4 with every cage sum; the key page shows every solution digit.
+    // Page 2 shows puzzles 1-4 with every cage sum; the key page shows every solution digit.
     let store = Store::open_read_only(db()).unwrap();
     let query = Query {
         variant: Some("killer".into()),
@@ -160,11 +160,11 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
         ..Query::default()
     };
     let puzzles = store.select(&query, &HashSet::new()).unwrap();
-    let text = tokens(&doc, 3);
+    let text = tokens(&doc, 2);
     for n in 1..=4 {
         assert!(
             text.contains_key(&n.to_string()),
-            "Puzzle {n} on page 3: {text:?}"
+            "Puzzle {n} on page 2: {text:?}"
         );
     }
     let mut sums = BTreeMap::new();
@@ -176,10 +176,10 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
     for (sum, times) in &sums {
         assert!(
             text.get(sum).copied().unwrap_or(0) >= *times,
-            "sum {sum} x{times} on page 3: {text:?}"
+            "sum {sum} x{times} on page 2: {text:?}"
         );
     }
-    let key = doc.extract_text(&[5]).unwrap();
+    let key = doc.extract_text(&[4]).unwrap();
     let ones = key.split_whitespace().filter(|t| *t == "1").count();
     assert!(ones >= 8 * 9, "eight solved 9x9 grids hold 72 ones: {ones}");
     // Dashed cages on puzzle pages only; no line under KDP's 0.75 pt.
@@ -188,7 +188,7 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
         let dashed = ops
             .iter()
             .any(|o| o.operator == "d" && o.operands[0].as_array().is_ok_and(|a| !a.is_empty()));
-        assert_eq!(dashed, n == 3 || n == 4, "page {n} dashes");
+        assert_eq!(dashed, n == 2 || n == 3, "page {n} dashes");
         for o in ops.iter().filter(|o| o.operator == "w") {
             assert!(
                 num(&o.operands[0]) >= 0.75,
@@ -261,7 +261,7 @@ fn levels_make_sections_in_the_order_given_and_a_spec_file_works() {
         ],
     );
     let doc = Document::load_mem(&bytes).unwrap();
-    let first_section = doc.extract_text(&[3]).unwrap();
+    let first_section = doc.extract_text(&[2]).unwrap();
     let mut cap = last.clone();
     cap[..1].make_ascii_uppercase();
     assert!(first_section.contains(&cap), "{first_section}");
@@ -272,12 +272,20 @@ fn levels_make_sections_in_the_order_given_and_a_spec_file_works() {
     .unwrap();
     let bytes = book(dir.path(), &["--spec", "spec.toml"]);
     let doc = Document::load_mem(&bytes).unwrap();
-    assert_eq!(doc.get_pages().len(), 2 + 2 + 1 + 1);
-    let title = doc.extract_text(&[1]).unwrap();
+    // Five puzzles: rules, 2 + 1 puzzle pages, answers; no title page.
+    assert_eq!(doc.get_pages().len(), 1 + 2 + 1 + 1);
+    let rules = doc.extract_text(&[1]).unwrap();
     assert!(
-        title.contains("Spec Book") && title.contains("Small") && title.contains("Jig"),
-        "{title}"
+        rules.contains("How to play") && !rules.contains("Contents"),
+        "{rules}"
     );
+    assert!(
+        rules.contains("1 to 6 in a 6x6 grid,") && rules.contains("1 to 9 in a 9x9 grid."),
+        "only the book's sizes: {rules}"
+    );
+    assert!(!rules.contains("16x16"), "{rules}");
+    let small = doc.extract_text(&[2]).unwrap();
+    assert!(small.contains("Small"), "{small}");
 }
 
 #[test]
