@@ -46,6 +46,7 @@ pub mod feed;
 pub mod format;
 pub mod pipeline;
 pub mod play;
+pub mod publish;
 pub mod render;
 pub mod settings;
 pub mod store;

@@ -104,6 +104,47 @@ impl Item {
     }
 }
 
+impl Item {
+    /// The box the item's ink can cover, stroke widths included, as (left, top, right, bottom);
+    /// text is measured with `width` (the set width of a text at a size) and DejaVu Sans's
+    /// ascender and descender (0.93 and 0.24 em), which bound every glyph drawn. `None` when
+    /// nothing is drawn.
+    pub fn ink_bounds(
+        &self,
+        width: impl Fn(Weight, &str, f32) -> f32,
+    ) -> Option<(f32, f32, f32, f32)> {
+        let points = |path: &[Polyline], pad: f32| {
+            let mut b: Option<(f32, f32, f32, f32)> = None;
+            for p in path.iter().flat_map(|l| &l.points) {
+                let (l, t, r, bt) = b.unwrap_or((p.0, p.1, p.0, p.1));
+                b = Some((l.min(p.0), t.min(p.1), r.max(p.0), bt.max(p.1)));
+            }
+            b.map(|(l, t, r, bt)| (l - pad, t - pad, r + pad, bt + pad))
+        };
+        match self {
+            Item::Fill { path, .. } => points(path, 0.0),
+            // Lines meet at right angles with square corners at most: half the width each way.
+            Item::Stroke { path, width, .. } => points(path, width / 2.0),
+            Item::Text {
+                x,
+                y,
+                size,
+                text,
+                align,
+                weight,
+            } => {
+                let w = width(*weight, text, *size);
+                let left = match align {
+                    Align::Left => *x,
+                    Align::Center => x - w / 2.0,
+                    Align::Right => x - w,
+                };
+                Some((left, y - 0.93 * size, left + w, y + 0.24 * size))
+            }
+        }
+    }
+}
+
 /// A page or a picture: its size in points and what is drawn on it, in drawing order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Drawing {

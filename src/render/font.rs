@@ -49,9 +49,44 @@ pub fn text_width(weight: Weight, text: &str, size: f32) -> f32 {
     units / a.units_per_em * size
 }
 
+/// The first character of `text` the PDF cannot show as written, and why: one DejaVu Sans has
+/// no glyph for (emoji, most CJK), or one of a right-to-left script (Hebrew, Arabic, Syriac,
+/// Thaana, N'Ko), which would need bidirectional reordering and shaping that this writer does
+/// not do: refused rather than printed backwards or unjoined.
+pub fn undrawable(weight: Weight, text: &str) -> Option<(char, &'static str)> {
+    let a = advances(weight);
+    text.chars().find_map(|ch| {
+        let rtl = matches!(ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF
+            | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF);
+        if rtl {
+            Some((
+                ch,
+                "is right-to-left text, which the PDF writer does not lay out",
+            ))
+        } else if !ch.is_control() && a.face.glyph_index(ch).is_none() {
+            Some((ch, "has no glyph in the embedded DejaVu Sans font"))
+        } else {
+            None
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn emoji_and_right_to_left_text_are_named_and_latin_greek_cyrillic_pass() {
+        assert_eq!(undrawable(Weight::Bold, "Killer Sudoku Ωμέγα Судоку"), None);
+        assert_eq!(
+            undrawable(Weight::Bold, "Killer \u{1F9E9}").map(|u| u.0),
+            Some('\u{1F9E9}')
+        );
+        let (ch, why) = undrawable(Weight::Regular, "סודוקו").unwrap();
+        assert_eq!(ch, 'ס');
+        assert!(why.contains("right-to-left"));
+        assert!(undrawable(Weight::Regular, "سودوكو").is_some());
+    }
 
     #[test]
     fn dejavu_digits_are_tabular() {

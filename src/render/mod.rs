@@ -21,6 +21,16 @@ pub enum RenderError {
     /// The embedded font does not load (a broken build).
     #[error("the embedded DejaVu Sans font does not load")]
     Font,
+    /// A text (a title, a section name) with a character the PDF cannot show.
+    #[error("{text:?}: {ch:?} {why}; use other characters (Latin, Greek and Cyrillic print)")]
+    Text {
+        /// The text.
+        text: String,
+        /// Its first such character.
+        ch: char,
+        /// Why it cannot be shown.
+        why: &'static str,
+    },
     /// A page size krilla refuses.
     #[error("page size {0} x {1} pt is not valid")]
     PageSize(f32, f32),

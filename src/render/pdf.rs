@@ -1,7 +1,7 @@
 //! PDF writer (krilla): draws laid-out pages as vectors with DejaVu Sans embedded as subsets, in
 //! DeviceGray, without dates, outline, annotations or XMP, so the same pages give the same bytes.
 
-use super::font::{font_bytes, text_width};
+use super::font::{font_bytes, text_width, undrawable};
 use super::RenderError;
 use crate::print::book::{Page, Rect};
 use crate::print::draw::{Align, Item, Polyline, Weight};
@@ -18,6 +18,18 @@ use std::io::Write;
 
 /// Write the PDF of `pages` into `out`, with `title` as the document title.
 pub fn write_pdf<W: Write>(out: &mut W, pages: &[Page], title: &str) -> Result<(), RenderError> {
+    // Refuse, before anything is drawn, a text the font or this writer cannot show (issue 21, N13).
+    for item in pages.iter().flat_map(|p| &p.drawing.items) {
+        if let Item::Text { text, weight, .. } = item {
+            if let Some((ch, why)) = undrawable(*weight, text) {
+                return Err(RenderError::Text {
+                    text: text.clone(),
+                    ch,
+                    why,
+                });
+            }
+        }
+    }
     let mut doc = Document::new_with(SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,

@@ -383,6 +383,25 @@ impl Store {
         tx.commit().map_err(err)
     }
 
+    /// The puzzles book `channel` issued, in book order (empty when no book has that name).
+    pub fn book_issued(&self, channel: &str) -> Result<Vec<Issued>, StoreError> {
+        if !self.has_issues_table()? {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT puzzle, date, slot, position, number FROM issued
+                 WHERE source = 'book' AND channel = ?1 ORDER BY position",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([channel], row_to_issued)
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.err(e))
+    }
+
     /// Ids of the stored puzzles issued so far, or equal under the canonical form to one issued.
     pub fn issued_ids(&self) -> Result<Vec<i64>, StoreError> {
         if !self.has_issues_table()? {

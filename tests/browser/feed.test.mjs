@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Browser } from './webdriver.mjs';
 import { checkNoRequests, chromedriver, chromium, clickButton, findHint, readPlayerData, shots, skip, sp, state, typeSolution } from './playing.mjs';
+import R from '../../src/play/rules.js';
 
 const DAYS = ['2026-11-26', '2026-11-27', '2026-11-28'];
 
@@ -74,6 +75,7 @@ test('the feed site works from file:// and its day pages play', { skip, timeout:
     // Play the second puzzle to the end: a hint first, then the whole solution by keyboard.
     const scope = `#${players[1]}`;
     const data = await readPlayerData(b, scope);
+    assert.equal(R.expand(data), null, 'the page data is in the compact form the player expands');
     assert.ok(data.path.length > 0 && data.making.length > 0, 'the day page embeds the hint path and the making');
     await b.click(await findHint(b, scope));
     const said = await b.text(await b.find(`${scope} [role=status]`));

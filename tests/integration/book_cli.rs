@@ -126,8 +126,8 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
     );
     let doc = Document::load_mem(&bytes).unwrap();
     let pages = doc.get_pages();
-    // Title, rules, 2 puzzle pages (4 + 4), 1 answer page.
-    assert_eq!(pages.len(), 5);
+    // Rules (eight puzzles: no title page), 2 puzzle pages (4 + 4), 1 answer page.
+    assert_eq!(pages.len(), 4);
     for &id in pages.values() {
         assert_eq!(
             page_box(&doc, id, b"MediaBox"),
@@ -151,7 +151,7 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
             "font not embedded: {d:?}"
         );
     }
-    // Page 3 shows puzzles 1-4 with every cage sum; the key page shows every solution digit.
+    // Page 2 shows puzzles 1-4 with every cage sum; the key page shows every solution digit.
     let store = Store::open_read_only(db()).unwrap();
     let query = Query {
         variant: Some("killer".into()),
@@ -160,11 +160,11 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
         ..Query::default()
     };
     let puzzles = store.select(&query, &HashSet::new()).unwrap();
-    let text = tokens(&doc, 3);
+    let text = tokens(&doc, 2);
     for n in 1..=4 {
         assert!(
             text.contains_key(&n.to_string()),
-            "Puzzle {n} on page 3: {text:?}"
+            "Puzzle {n} on page 2: {text:?}"
         );
     }
     let mut sums = BTreeMap::new();
@@ -176,10 +176,10 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
     for (sum, times) in &sums {
         assert!(
             text.get(sum).copied().unwrap_or(0) >= *times,
-            "sum {sum} x{times} on page 3: {text:?}"
+            "sum {sum} x{times} on page 2: {text:?}"
         );
     }
-    let key = doc.extract_text(&[5]).unwrap();
+    let key = doc.extract_text(&[4]).unwrap();
     let ones = key.split_whitespace().filter(|t| *t == "1").count();
     assert!(ones >= 8 * 9, "eight solved 9x9 grids hold 72 ones: {ones}");
     // Dashed cages on puzzle pages only; no line under KDP's 0.75 pt.
@@ -188,7 +188,7 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
         let dashed = ops
             .iter()
             .any(|o| o.operator == "d" && o.operands[0].as_array().is_ok_and(|a| !a.is_empty()));
-        assert_eq!(dashed, n == 3 || n == 4, "page {n} dashes");
+        assert_eq!(dashed, n == 2 || n == 3, "page {n} dashes");
         for o in ops.iter().filter(|o| o.operator == "w") {
             assert!(
                 num(&o.operands[0]) >= 0.75,
@@ -261,7 +261,7 @@ fn levels_make_sections_in_the_order_given_and_a_spec_file_works() {
         ],
     );
     let doc = Document::load_mem(&bytes).unwrap();
-    let first_section = doc.extract_text(&[3]).unwrap();
+    let first_section = doc.extract_text(&[2]).unwrap();
     let mut cap = last.clone();
     cap[..1].make_ascii_uppercase();
     assert!(first_section.contains(&cap), "{first_section}");
@@ -272,12 +272,20 @@ fn levels_make_sections_in_the_order_given_and_a_spec_file_works() {
     .unwrap();
     let bytes = book(dir.path(), &["--spec", "spec.toml"]);
     let doc = Document::load_mem(&bytes).unwrap();
-    assert_eq!(doc.get_pages().len(), 2 + 2 + 1 + 1);
-    let title = doc.extract_text(&[1]).unwrap();
+    // Five puzzles: rules, 2 + 1 puzzle pages, answers; no title page.
+    assert_eq!(doc.get_pages().len(), 1 + 2 + 1 + 1);
+    let rules = doc.extract_text(&[1]).unwrap();
     assert!(
-        title.contains("Spec Book") && title.contains("Small") && title.contains("Jig"),
-        "{title}"
+        rules.contains("How to play") && !rules.contains("Contents"),
+        "{rules}"
     );
+    assert!(
+        rules.contains("1 to 6 in a 6x6 grid,") && rules.contains("1 to 9 in a 9x9 grid."),
+        "only the book's sizes: {rules}"
+    );
+    assert!(!rules.contains("16x16"), "{rules}");
+    let small = doc.extract_text(&[2]).unwrap();
+    assert!(small.contains("Small"), "{small}");
 }
 
 #[test]
@@ -286,13 +294,50 @@ fn bad_input_is_one_line_exit_2_and_leaves_the_output_alone() {
     let d = dir.path();
     let db = db().to_str().unwrap();
     std::fs::write(d.join("book.pdf"), b"old").unwrap();
+    let long_title = "Killer ".repeat(40);
+    let twelve = "1,2,3,4,5,6,7,8,9,10,11,12";
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--ids", "1,99999"], "99999"),
         (
             vec!["--variant", "killer", "--count", "5000"],
             "generate more",
         ),
-        (vec!["--variant", "classic"], "has 0"),
+        (vec!["--variant", "classic"], "found 0"),
+        // Without --variant the book takes the first puzzle's (killer 9x9, 10 of them): the
+        // 6x6 killers and the jigsaws do not fill it up.
+        (
+            vec!["--count", "12"],
+            "asks for 12 killer 9x9 puzzles, found 10",
+        ),
+        (vec!["--level", "ultra"], "unknown level \"ultra\""),
+        (vec!["--variant", "samurai"], "unknown variant"),
+        (vec!["--size", "0"], "no grid has size 0"),
+        (
+            vec!["--ids", "1", "--level", "easy"],
+            "--level would select",
+        ),
+        (
+            vec!["--ids", "1", "--exclude-issued"],
+            "--exclude-issued would select",
+        ),
+        // Twelve puzzles: the book has a title page (N13).
+        (
+            vec!["--ids", twelve, "--title", "Killer \u{1F9E9}"],
+            "no glyph in the embedded DejaVu Sans",
+        ),
+        (
+            vec![
+                "--ids",
+                twelve,
+                "--title",
+                "\u{5E1}\u{5D5}\u{5D3}\u{5D5}\u{5E7}\u{5D5}",
+            ],
+            "right-to-left",
+        ),
+        (
+            vec!["--ids", twelve, "--title", &long_title],
+            "does not fit the title page",
+        ),
         (
             vec!["--variant", "killer", "--size", "9", "--per-page", "6"],
             "--per-page 4",
@@ -461,5 +506,56 @@ fn books_that_issue_their_puzzles_never_share_one_and_a_reissue_is_refused() {
             "c.pdf",
         ],
     );
-    assert!(err.contains("has 4 unissued"), "{err}");
+    assert!(err.contains("found 4 (10 in the database"), "{err}");
+}
+
+#[test]
+fn a_book_made_again_under_its_name_is_the_same_book_and_another_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for suffix in ["", "-wal"] {
+        let mut from = db().as_os_str().to_owned();
+        from.push(suffix);
+        if Path::new(&from).exists() {
+            std::fs::copy(&from, d.join(format!("p.db{suffix}"))).unwrap();
+        }
+    }
+    let args = |count: &'static str, name: &'static str, out: &'static str| {
+        vec![
+            "book",
+            "--db",
+            "p.db",
+            "--variant",
+            "killer",
+            "--size",
+            "6",
+            "--count",
+            count,
+            "--issue",
+            name,
+            "-o",
+            out,
+        ]
+    };
+    let rows = |d: &Path| {
+        let store = Store::open_read_only(&d.join("p.db")).unwrap();
+        store.book_issued("vol1").unwrap().len()
+    };
+    // Another book issued in between must not change what vol1 is.
+    ok(d, &args("1", "vol1", "a.pdf"));
+    let before = rows(d);
+    ok(d, &args("1", "vol2", "b.pdf"));
+    let again = ok(d, &args("1", "vol1", "c.pdf"));
+    assert!(again.contains("made again"), "{again}");
+    assert_eq!(
+        std::fs::read(d.join("a.pdf")).unwrap(),
+        std::fs::read(d.join("c.pdf")).unwrap()
+    );
+    assert_eq!(rows(d), before, "no new rows");
+    let err = fails(d, &args("2", "vol1", "e.pdf"));
+    assert!(
+        err.contains("--issue vol1: a book of that name was issued before with 1 puzzle"),
+        "{err}"
+    );
+    assert!(!d.join("e.pdf").exists());
 }

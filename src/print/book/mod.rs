@@ -4,10 +4,12 @@
 
 mod pages;
 mod paginate;
+mod preflight;
 mod trim;
 
 pub use paginate::{MIN_KILLER_CELL, MIN_PLAIN_CELL, PER_PAGE};
-pub use trim::{gutter, Trim, BLEED, TRIMS};
+pub use preflight::{preflight, InkOutside};
+pub use trim::{gutter, kdp_gutter, Trim, BLEED, TRIMS};
 
 use super::draw::Drawing;
 use crate::grid::Grid;
@@ -87,6 +89,8 @@ pub struct Page {
     pub trim_box: Rect,
     /// The bleed box (the whole media box) when bleed is on.
     pub bleed_box: Option<Rect>,
+    /// Inside the margins: where all ink must be (see [`preflight`]).
+    pub safe: Rect,
 }
 
 /// Why a book cannot be laid out.
@@ -98,6 +102,14 @@ pub enum LayoutError {
     /// A per-page count not in [`PER_PAGE`].
     #[error("{0} puzzles a page is not a layout: use 1, 2, 4 or 6")]
     PerPage(usize),
+    /// The title does not fit the title page.
+    #[error("the title ({chars} characters) does not fit the title page of {trim} in three lines at 14 pt; shorten it or break its long words")]
+    TitleTooLong {
+        /// Its length in characters.
+        chars: usize,
+        /// The trim.
+        trim: &'static str,
+    },
     /// No puzzle to lay out.
     #[error("the book has no puzzles")]
     Empty,
@@ -119,6 +131,11 @@ pub enum LayoutError {
     },
 }
 
+/// Books of at least this many puzzles open with a title page and contents; a shorter one (a
+/// feed day's five, a sampler) opens with the rules, as a leaflet would: a contents page listing
+/// one or two sections of one or two pages each tells the reader nothing.
+pub const FRONT_FROM: usize = 12;
+
 /// Lay out the whole book: title page, rules page, then each section's puzzle pages, with the
 /// answer keys after each section or at the end.
 pub fn layout_book(
@@ -135,6 +152,7 @@ pub fn layout_book(
     let key_n = all.iter().map(|e| e.puzzle.size()).max().unwrap_or(9);
     // The gutter depends on the page count and the page count on the answer grids a page, which
     // depend on the gutter: iterate to the fixed point (both only grow, so it comes fast).
+    let with_title = all.len() >= FRONT_FROM;
     let mut g = gutter(0);
     let plans = loop {
         let (cols, rows, _) =
@@ -146,7 +164,7 @@ pub fn layout_book(
                 min: 12.0,
                 hint: "choose a larger trim".into(),
             })?;
-        let plans = plan(settings, sections, cols * rows);
+        let plans = plan(settings, sections, cols * rows, with_title);
         let next = gutter(plans.len());
         if next == g {
             break plans;
@@ -154,6 +172,12 @@ pub fn layout_book(
         g = next;
     };
     check_readable(settings, sections, body_for(&settings.trim, g))?;
+    if with_title && !pages::title_fits(&settings.title, body_for(&settings.trim, g).w) {
+        return Err(LayoutError::TitleTooLong {
+            chars: settings.title.chars().count(),
+            trim: settings.trim.name,
+        });
+    }
     let contents = contents(&plans);
     let mut kinds: Vec<String> = Vec::new();
     for e in &all {
@@ -169,6 +193,12 @@ pub fn layout_book(
         killer: all.iter().any(|e| e.puzzle.is_killer()),
         jigsaw: all.iter().any(|e| e.puzzle.geometry().is_jigsaw()),
         largest: key_n,
+        sizes: {
+            let mut sizes: Vec<usize> = all.iter().map(|e| e.puzzle.size()).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            sizes
+        },
     };
     Ok(plans
         .iter()

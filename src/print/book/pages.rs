@@ -121,7 +121,17 @@ pub(super) fn draw_page(
             w: width,
             h: height,
         }),
+        safe: Rect {
+            x: area.x + dx,
+            y: area.y + dy,
+            ..area
+        },
     }
+}
+
+/// Does `title` fit `width` in at most three lines at 14 pt or more (see [`title_lines`])?
+pub(super) fn title_fits(title: &str, width: f32) -> bool {
+    title_lines(title, width).0 > 0.0
 }
 
 /// The title's type size and lines: one line at 26 pt if it fits, else wrapped at word breaks
@@ -149,9 +159,10 @@ fn title_lines(title: &str, width: f32) -> (f32, Vec<String>) {
             return (size, lines);
         }
     }
-    let (lines, _) = wrap(14.0);
+    let (lines, fits) = wrap(14.0);
     (
-        14.0,
+        // Zero size: it does not fit ([`title_fits`]); drawn at 14 pt if ever asked to.
+        if fits && lines.len() <= 3 { 14.0 } else { 0.0 },
         if lines.is_empty() {
             vec![String::new()]
         } else {
@@ -170,6 +181,8 @@ pub(super) struct Front {
     pub(super) killer: bool,
     pub(super) jigsaw: bool,
     pub(super) largest: usize,
+    /// The grid sides in the book, smallest first: the rules name only their digits.
+    pub(super) sizes: Vec<usize>,
 }
 
 fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Vec<Item>) {
@@ -177,6 +190,7 @@ fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Ve
     let mid = area.x + area.w / 2.0;
     let top = area.y + area.h * 0.25;
     let (size, lines) = title_lines(&settings.title, area.w);
+    let size = size.max(14.0);
     for (i, line) in lines.iter().enumerate() {
         items.push(text(
             mid,
@@ -222,12 +236,31 @@ fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Ve
 }
 
 fn rules_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Vec<Item>) {
-    let mut lines = vec![
-        "Place one digit in every empty cell so that each row,",
-        "each column and each box (outlined with thick lines)",
-        "holds every digit once: 1 to 9 in a 9x9 grid,",
-        "1 to 6 in a 6x6 grid, 1 to 16 in a 16x16 grid.",
+    let grids: Vec<String> = front
+        .sizes
+        .iter()
+        .map(|n| {
+            let article = if *n == 8 || *n == 11 { "an" } else { "a" };
+            format!("1 to {n} in {article} {n}x{n} grid")
+        })
+        .collect();
+    let mut owned = vec![
+        "Place one digit in every empty cell so that each row,".to_string(),
+        "each column and each box (outlined with thick lines)".to_string(),
     ];
+    if let [one] = grids.as_slice() {
+        owned.push(format!("holds every digit once: {one}."));
+    } else {
+        owned.push("holds every digit once:".to_string());
+        let last = grids.len().saturating_sub(1);
+        owned.extend(
+            grids
+                .iter()
+                .enumerate()
+                .map(|(i, g)| format!("{g}{}", if i == last { "." } else { "," })),
+        );
+    }
+    let mut lines: Vec<&str> = owned.iter().map(String::as_str).collect();
     if front.jigsaw {
         lines.extend([
             "",

@@ -145,8 +145,13 @@ pub(super) fn plan<'s, 'a>(
     settings: &BookSettings,
     sections: &'s [Section<'a>],
     keys_a_page: usize,
+    title_page: bool,
 ) -> Vec<Plan<'s, 'a>> {
-    let mut plans = vec![Plan::Title, Plan::Rules];
+    let mut plans = if title_page {
+        vec![Plan::Title, Plan::Rules]
+    } else {
+        vec![Plan::Rules]
+    };
     let keys = |plans: &mut Vec<Plan<'s, 'a>>, title: String, entries: Vec<&'s Entry<'a>>| {
         for (i, chunk) in entries.chunks(keys_a_page).enumerate() {
             plans.push(Plan::Keys {

@@ -12,6 +12,9 @@ const MARGIN: f32 = 0.5 * INCH;
 const HEAD: f32 = 30.0;
 /// Band at the bottom of the text area for the folio.
 const FOOT: f32 = 20.0;
+/// Room kept inside the text area's sides for half the widest grid frame (8 % of a 60 pt cell,
+/// 4.8 pt), so that a frame drawn on the body's edge keeps its ink inside the margins.
+const INK: f32 = 2.5;
 
 /// A trim size (the finished page).
 #[derive(Clone, Debug, PartialEq)]
@@ -69,8 +72,14 @@ impl Trim {
     }
 }
 
-/// KDP's inside (gutter) margin for a paperback of `pages` pages.
+/// The inside (gutter) margin of a paperback of `pages` pages: KDP's minimum for that count, but
+/// never less than the outside margin (as book designers do: the binding takes some of it).
 pub fn gutter(pages: usize) -> f32 {
+    kdp_gutter(pages).max(MARGIN)
+}
+
+/// KDP's minimum inside margin for a paperback of `pages` pages.
+pub fn kdp_gutter(pages: usize) -> f32 {
     INCH * match pages {
         0..=150 => 0.375,
         151..=300 => 0.5,
@@ -95,9 +104,9 @@ pub(super) fn text_area(trim: &Trim, gutter: f32, page: usize) -> Rect {
 /// The area below the head band and above the folio band.
 pub(super) fn body(area: Rect) -> Rect {
     Rect {
-        x: area.x,
+        x: area.x + INK,
         y: area.y + HEAD,
-        w: area.w,
+        w: area.w - 2.0 * INK,
         h: area.h - HEAD - FOOT,
     }
 }
