@@ -1,4 +1,5 @@
-//! Test support: random solved grids and random valid puzzles over them, for property tests.
+//! Test support: random solved grids and random valid puzzles over them, for property tests,
+//! and small databases made by the real pipeline, for the store's tests.
 
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry};
@@ -108,4 +109,20 @@ pub fn random_puzzle(
         .collect();
     let givens = Grid::from_values(n, givens).unwrap();
     Puzzle::new(geometry.clone(), givens, cages).expect("cages grown on a solution are valid")
+}
+
+/// A fresh database at `path` of `count` 4x4 killers of the run with seed `seed`, made by the
+/// real pipeline (default settings otherwise) and closed.
+pub fn generate_4x4_killers(path: &std::path::Path, count: u64, seed: u64) {
+    use crate::settings::{Origin, Settings};
+    let mut settings = Settings::default();
+    settings.run.count = count;
+    settings.run.seed = seed;
+    settings.generator.size = 4;
+    settings.run.db = path.to_path_buf();
+    let plan = settings.validate("test", &Origin::Defaults).unwrap();
+    let mut store = crate::store::Store::open_or_create(path).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    crate::pipeline::run(&mut store, &plan, &never, |_| {}).expect("generate");
+    store.close().unwrap();
 }

@@ -90,8 +90,9 @@ fn run_html(args: &Args) -> anyhow::Result<()> {
         .map(|p| p.id)
         .collect();
     let written = write_store_pages(&args.db, &ids, &args.output)?;
+    let plural = if written.len() == 1 { "" } else { "s" };
     eprintln!(
-        "wrote {} HTML pages into {}",
+        "wrote {} HTML page{plural} into {}",
         written.len(),
         args.output.display()
     );

@@ -254,23 +254,12 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use crate::pipeline;
-    use crate::settings::{Origin, Settings};
-    use crate::store::{merge, Store};
+    use crate::store::merge;
     use rusqlite::Connection;
 
     /// A database of 6 4x4 killers whose puzzle 2 was issued on a feed day later withdrawn.
     fn withdrawn_input(path: &std::path::Path, date: &str) {
-        let mut settings = Settings::default();
-        settings.run.count = 6;
-        settings.run.seed = 3;
-        settings.generator.size = 4;
-        settings.run.db = path.to_path_buf();
-        let plan = settings.validate("test", &Origin::Defaults).unwrap();
-        let mut store = Store::open_or_create(path).unwrap();
-        let never = std::sync::atomic::AtomicBool::new(false);
-        pipeline::run(&mut store, &plan, &never, |_| {}).expect("generate");
-        store.close().unwrap();
+        crate::test_support::generate_4x4_killers(path, 6, 3);
         Connection::open(path)
             .unwrap()
             .execute_batch(&format!(

@@ -191,23 +191,12 @@ CREATE VIEW puzzle_origin AS
 
 #[cfg(test)]
 mod tests {
-    use crate::pipeline;
-    use crate::settings::{Origin, Settings};
     use crate::store::{codec, Query, Store};
     use rusqlite::Connection;
 
     /// A fresh database of a few 4x4 killers.
     fn generated(path: &std::path::Path) {
-        let mut settings = Settings::default();
-        settings.run.count = 4;
-        settings.run.seed = 11;
-        settings.generator.size = 4;
-        settings.run.db = path.to_path_buf();
-        let plan = settings.validate("test", &Origin::Defaults).unwrap();
-        let mut store = Store::open_or_create(path).unwrap();
-        let never = std::sync::atomic::AtomicBool::new(false);
-        pipeline::run(&mut store, &plan, &never, |_| {}).expect("generate");
-        store.close().unwrap();
+        crate::test_support::generate_4x4_killers(path, 4, 11);
     }
 
     fn view_names(conn: &Connection) -> Vec<String> {
