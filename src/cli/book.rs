@@ -24,8 +24,8 @@ pub struct Args {
     /// One section per level, in the order given (repeat the flag: --level easy --level hard).
     #[arg(long = "level", value_name = "LEVEL")]
     levels: Vec<String>,
-    /// Puzzles per level (or in all, without --level); default 10.
-    #[arg(long)]
+    /// Puzzles per level (or in all, without --level) [default: 10].
+    #[arg(short = 'n', long)]
     count: Option<usize>,
     /// These puzzle ids, in this order (comma-separated or repeated), as one section.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
@@ -33,10 +33,10 @@ pub struct Args {
     /// A book spec (TOML: a [book] table and [[section]] tables; see config/book-killer.toml).
     #[arg(long, value_name = "FILE")]
     spec: Option<PathBuf>,
-    /// Trim size: 6x9, 7x10, 8x10, 8.5x11, a4, a5 (default 8.5x11).
+    /// Trim size: 6x9, 7x10, 8x10, 8.5x11, a4, a5 [default: 8.5x11].
     #[arg(long)]
     trim: Option<String>,
-    /// Puzzles a page: 1, 2, 4 or 6 (default 2).
+    /// Puzzles a page: 1, 2, 4 or 6 [default: 2].
     #[arg(long)]
     per_page: Option<usize>,
     /// Shade cages with four light tones, touching cages never alike.
@@ -45,7 +45,7 @@ pub struct Args {
     /// Add 0.125 in of bleed on the top, bottom and outside edges.
     #[arg(long)]
     bleed: bool,
-    /// Answer keys at the end of the book or after each section (default end).
+    /// Answer keys at the end of the book or after each section [default: end].
     #[arg(long, value_parser = ["end", "section"])]
     answers: Option<String>,
     /// The title on the title page.

@@ -13,7 +13,7 @@ use sudoku_press::format::{self, Format, FormatError, Reader};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Format of the puzzle file: seed, plain, jsonl or sudocue [default: detected].
-    #[arg(long, value_name = "F")]
+    #[arg(long = "from", visible_alias = "format", value_name = "F")]
     format: Option<Format>,
     /// Grid side N of a seed-format puzzle (the format has no size field).
     #[arg(long, value_name = "N")]

@@ -37,10 +37,10 @@ pub enum Output {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Output: text (one line a step) or jsonl (steps as data).
-    #[arg(long, value_name = "F", value_enum, default_value_t = Output::Text)]
+    #[arg(long, visible_alias = "to", value_name = "F", value_enum, default_value_t = Output::Text)]
     format: Output,
     /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
-    #[arg(long, value_name = "F")]
+    #[arg(long = "from", visible_alias = "input-format", value_name = "F")]
     input_format: Option<Format>,
     /// Three graded hints per step instead of the bare step.
     #[arg(long)]

@@ -61,7 +61,7 @@ pub struct Args {
     /// csv (one row a puzzle) or jsonl (the puzzle JSON of the data sets); one line a puzzle:
     /// fpuzzles (f-puzzles JSON), sudokupad or fpuzzles-url (links that open the puzzle),
     /// sudokuwiki (killer string), sudocue (`3x3::k:` code), ipuz.
-    #[arg(long, value_parser = parse_format)]
+    #[arg(long, visible_alias = "to", value_parser = parse_format)]
     format: ExportFormat,
     /// Output file; `-` or absent: stdout.
     #[arg(short, long, value_name = "FILE")]

@@ -21,10 +21,10 @@ use sudoku_press::settings::MAX_THREADS;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
-    #[arg(long, value_name = "F")]
+    #[arg(long = "from", visible_alias = "format", value_name = "F")]
     format: Option<Format>,
     /// Worker threads (0 = one per core), up to 1024.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
     threads: u32,
     /// Puzzle file, `-` for standard input.

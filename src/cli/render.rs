@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long, default_value = "output/puzzles.db")]
     db: PathBuf,
     /// Output format: svg (a picture) or html (a playable page with hints and how it was made).
-    #[arg(long, value_parser = ["svg", "html"], default_value = "svg")]
+    #[arg(long, visible_alias = "to", value_parser = ["svg", "html"], default_value = "svg")]
     format: String,
     /// Also write each solution as ID-solution.svg (svg only).
     #[arg(long)]

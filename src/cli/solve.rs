@@ -20,7 +20,7 @@ pub const DEFAULT_MAX_NODES: u64 = 5_000_000;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Input format: seed, plain, jsonl or sudocue [default: detected from the first line].
-    #[arg(long, value_name = "F")]
+    #[arg(long = "from", visible_alias = "format", value_name = "F")]
     format: Option<Format>,
     /// Print each puzzle's number of solutions: 0, 1, or 2 for "two or more".
     #[arg(long)]
@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long)]
     stats: bool,
     /// Worker threads (0 = one per core), up to 1024.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
     threads: u32,
     /// Search nodes allowed per puzzle (0 = no limit). A puzzle whose count is not settled

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value = "output/puzzles.db")]
     db: PathBuf,
     /// Worker threads (0 = one per core), up to 1024.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64))]
     threads: u32,
     /// Search nodes allowed per uniqueness check (0 = no limit).
