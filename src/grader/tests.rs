@@ -8,10 +8,12 @@ use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
+/// Unsteered generation (no target level), as the fixtures were recorded.
 fn config(variant: Variant, size: u8) -> GeneratorConfig {
     GeneratorConfig {
         variant,
         size,
+        levels: Some(crate::generator::level::LevelsSetting::any()),
         ..GeneratorConfig::default()
     }
 }
