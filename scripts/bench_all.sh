@@ -196,7 +196,7 @@ generate_rows() {
             rm -f "$work/gen.db"*
             local wall cpu
             read -r wall cpu < <(timed "$b" generate --count "$n" --threads 2 --db "$work/gen.db" "${args[@]}")
-            echo "$(label_of "$b"): generate --count $n ${args[*]}: wall $wall s, CPU $cpu s; $(grep -m1 'stored' "$work/cmd.err" | sed 's/ ->.*//')"
+            echo "$(label_of "$b"): generate --count $n ${args[*]}: wall $wall s, CPU $cpu s; $(tr '\r' '\n' <"$work/cmd.err" | grep 'duplicates skipped' | tail -n 1 | sed 's/ ->.*//')"
             best_wall[$b]="$(awk -v a="${best_wall[$b]:-999999}" -v b="$wall" 'BEGIN { print (b < a) ? b : a }')"
             best_cpu[$b]="$(awk -v a="${best_cpu[$b]:-999999}" -v b="$cpu" 'BEGIN { print (b < a) ? b : a }')"
         done
