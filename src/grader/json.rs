@@ -53,7 +53,7 @@ pub fn grade_keys(grade: &Grade, geometry: Option<&Geometry>) -> Map<String, Val
 
 /// The step that made the level: `{"step": 57, "technique": "x_wing", "level": "hard",
 /// "weight": 30.0, "cells": ["r4c5", ...]}` (its position on the path from 1, its rung's
-/// technique, level and weight, the cells it rests on).
+/// technique, level and weight, the cells it changes).
 pub fn hardest_step_value(step: &HardestStep, technique: Technique, geometry: &Geometry) -> Value {
     let cells: Vec<String> = step.cells.iter().map(|&c| cell_name(geometry, c)).collect();
     json!({

@@ -97,7 +97,7 @@ pub struct HardestStep {
     pub level: Level,
     /// Its rung's weight.
     pub weight: f64,
-    /// The cells it rests on (else the cells it changes).
+    /// The cells it changes (placements and removals), in cell order.
     pub cells: Vec<Cell>,
 }
 
@@ -214,13 +214,12 @@ impl Tally {
             self.hardest_level = self.hardest_level.max(level);
             self.hardest = Some(t);
             self.hardest_weight = weight;
-            let mut cells = step.cells.clone();
-            if cells.is_empty() {
-                cells.extend(step.placements.iter().map(|&(c, _)| c));
-                cells.extend(step.eliminations.iter().map(|&(c, _)| c));
-                cells.sort_unstable();
-                cells.dedup();
-            }
+            // The cells it changes: a step's other cells are recorded only when explaining, and
+            // the grade must not depend on that.
+            let mut cells: Vec<Cell> = step.placements.iter().map(|&(c, _)| c).collect();
+            cells.extend(step.eliminations.iter().map(|&(c, _)| c));
+            cells.sort_unstable();
+            cells.dedup();
             self.hardest_step = Some(HardestStep {
                 step: self.steps,
                 level,
@@ -299,7 +298,8 @@ mod tests {
 
     fn step(t: Technique) -> Step {
         let mut s = Step::new(t);
-        s.cells.push(Cell::new(40));
+        s.eliminations
+            .push((Cell::new(40), crate::geometry::Digit::new(5)));
         s
     }
 
@@ -307,12 +307,12 @@ mod tests {
     fn a_higher_level_always_scores_higher() {
         // A long path of singles against one short path with an X-wing.
         let mut singles = Tally::default();
-        for i in 0..300 {
+        for i in 0..30 {
             singles.add(
                 &step(Technique::HiddenSingle),
                 Level::Easy,
                 1.0,
-                9.0 - i as f64 / 40.0,
+                2.0 - i as f64 / 40.0,
             );
         }
         let mut wing = Tally::default();
@@ -336,7 +336,7 @@ mod tests {
                     &step(Technique::HiddenSingle),
                     Level::Easy,
                     1.0,
-                    5.0 - i as f64 / 100.0,
+                    1.0 - i as f64 / 1000.0,
                 );
             }
             t.read(9)

@@ -322,6 +322,43 @@ mod tests {
     }
 
     #[test]
+    fn a_revision_6_file_gets_minutes_when_opened_for_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("six.db");
+        generated(&path);
+        {
+            // As grader version 4 left it: no minutes column, the revision-6 views.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "DROP VIEW readable_puzzles; DROP VIEW readable_issued;
+                 ALTER TABLE puzzles DROP COLUMN minutes; UPDATE puzzles SET grader = 4;
+                 PRAGMA user_version = 6;",
+            )
+            .unwrap();
+            conn.execute_batch(super::ADD_READABLE_VIEWS).unwrap();
+        }
+        Store::open_or_create(&path).unwrap().close().unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, super::SCHEMA_VERSION);
+        let mut stmt = conn
+            .prepare("SELECT minutes FROM readable_puzzles ORDER BY id")
+            .unwrap();
+        let minutes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!minutes.is_empty());
+        for m in minutes {
+            let range: crate::grader::Minutes = m.parse().unwrap();
+            assert!(range.low >= 1 && range.low < range.high, "{m}");
+        }
+    }
+
+    #[test]
     fn an_older_file_is_read_as_it_is_and_gets_the_views_when_opened_for_writing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.db");
@@ -329,7 +366,8 @@ mod tests {
         {
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(
-                "DROP VIEW readable_puzzles; DROP VIEW readable_issued; PRAGMA user_version = 5;",
+                "DROP VIEW readable_puzzles; DROP VIEW readable_issued;
+                 ALTER TABLE puzzles DROP COLUMN minutes; PRAGMA user_version = 5;",
             )
             .unwrap();
         }
