@@ -1,6 +1,6 @@
 //! The SQLite store: the only place that speaks SQL. Opens, recognizes, writes and reads databases.
 //!
-//! # Schema (revision 6; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 6`)
+//! # Schema (revision 7; `PRAGMA application_id = 0x53507273` "SPrs", `PRAGMA user_version = 7`)
 //!
 //! `runs` — one row per (generator settings, seed, generator version, shard):
 //! `id`, `seed`, `settings_hash` (16 hex digits, see `settings::settings_hash`),
@@ -16,7 +16,8 @@
 //! `guesses` (solver work of the final count-to-two check), `solver_calls`, `repairs` (layout
 //! repairs of a zero-given killer), `gen_micros` (generation time of this puzzle on one thread),
 //! `level` (the human-style grader's: `easy`, `medium`, `hard`, `expert`, `extreme`, or `unrated`),
-//! `score`, `hardest`, `techniques`, `trial` (revision 3, see `schema::ADD_GRADE`), `canonical_key` (UNIQUE, 16 bytes:
+//! `score`, `hardest`, `techniques`, `trial` (revision 3, see `schema::ADD_GRADE`), `minutes`
+//! (revision 7, see `schema::ADD_MINUTES`), `canonical_key` (UNIQUE, 16 bytes:
 //! the FNV-1a-128 fingerprint of `canonical::canonical_key`, the puzzle's least form under the 8
 //! symmetries of the square and the digit complement; the full form runs to 400 characters for
 //! a 9x9 killer, and storing it twice, in the row and its index, would double the file).
