@@ -53,14 +53,15 @@ def ranks(xs):
     return r
 
 
-def spearman(xs, ys):
-    if len(xs) < 2:
-        return float("nan")
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = statistics.mean(rx), statistics.mean(ry)
-    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    den = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+def pearson(xs, ys):
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    num = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
+    den = (sum((a - mx) ** 2 for a in xs) * sum((b - my) ** 2 for b in ys)) ** 0.5
     return num / den if den else float("nan")
+
+
+def spearman(xs, ys):
+    return pearson(ranks(xs), ranks(ys)) if len(xs) > 1 else float("nan")
 
 
 def rate(binary, lines):

@@ -39,6 +39,8 @@ import statistics
 import subprocess
 import sys
 
+from grade_calibration import pearson, spearman  # one rank correlation for both scripts
+
 LEVELS = ["easy", "medium", "hard", "expert", "extreme"]
 # The constants of src/grader/score.rs (the check below fails if they drift).
 BAND = 10.0
@@ -53,31 +55,6 @@ UNIQUE_GRID = [0.0, 0.2, 0.4, 0.6, 0.8]
 # Figures measured with HoDoKu 2.2.0 on the same kinds of sets (DATA/rated/README.md), and targets.
 HODOKU = {"se": 0.93, "time": 0.33}
 TARGET = {"se": 0.93, "time": 0.70}
-
-
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def pearson(xs, ys):
-    mx, my = statistics.mean(xs), statistics.mean(ys)
-    num = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
-    den = (sum((a - mx) ** 2 for a in xs) * sum((b - my) ** 2 for b in ys)) ** 0.5
-    return num / den if den else float("nan")
-
-
-def spearman(xs, ys):
-    return pearson(ranks(xs), ranks(ys)) if len(xs) > 1 else float("nan")
 
 
 def least_squares(rows, ys):
