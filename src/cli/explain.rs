@@ -119,7 +119,7 @@ struct Head<'a> {
 /// `text` safe to print on a terminal or in a log: control characters (ANSI escapes start with
 /// one), bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and direction
 /// marks are shown as `\u{..}` instead of acting on the screen.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     let acts = |c: char| {
         c.is_control()
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
