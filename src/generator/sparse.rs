@@ -27,6 +27,22 @@
 //! (better from 17 to 15 cages, not at 13 and 12); 14 or 30 repairs a candidate instead of 6.
 //! Starting the killer search with the derived sums at once (no light first pass) takes 20-35%
 //! fewer nodes on these checks, and was not taken (a solver change, and sparse output changes).
+//!
+//! Measured and dropped in issue 24's second round (seed 1, 20 items, load 7-11): the stall is
+//! in the layouts, not in the sums or the repair budget. The 12-cage candidates of unique
+//! 13-cage layouts (8 layouts, 35 candidates) all admit 32 or more solutions. Relabelling the
+//! digits to the most informative sums (hill-climbed on the product of the cages' combination
+//! counts) leaves them there: the 15 candidates of one layout, 14 over 200 solutions before and
+//! after, none unique; 46% of their second solutions keep every cage's digit set, which no sum
+//! rules out. From 14 to 13 cages, 66 of 78 candidates admit 32 or more, take 446 of the 522
+//! checks in repairs, and none becomes unique (the two that did began with 11-30). At
+//! `max_cages = 12` (base: 6 of 20 stored, 70.7 CPU s): skipping those repairs, 2 of 20 and
+//! 102.7 CPU s (48,096 checks); 30 repairs a candidate, 5 of 20 and 74.3 s; `max_repairs = 200`
+//! (more starts), 11 of 20 and 300 CPU s (27 a stored puzzle). Trading givens (the 12-cage
+//! layout merged blindly from a unique 14 or 13, made unique with minimal givens: 3-9 in 20-35
+//! checks, each then removed with up to 6-40 count-keeping repairs): most trades stop at 1-4
+//! givens after 50-80 checks and one in 50-150 reaches none; moving a stuck given to where most
+//! second solutions differ did not help.
 
 mod candidates;
 
