@@ -58,7 +58,7 @@ BAND_EFFORT = 20.0
 POWER = 8
 HARDEST_FACTOR = 3.75
 UNIQUE_FACTOR = 0.4
-MARKS_WEIGHT = 1.0
+LOOK_WEIGHT = 1.0
 # The grid the two score constants are chosen on.
 HARDEST_GRID = [2.0, 2.5, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0, 6.0]
 UNIQUE_GRID = [0.0, 0.2, 0.4, 0.6, 0.8]
@@ -108,7 +108,7 @@ def features(binary, text):
         if here != p["pass"]:
             p["pass"] = here
             p["power"] += w ** POWER
-            if w >= MARKS_WEIGHT:
+            if w >= LOOK_WEIGHT:
                 p["looks"].append(p["placed"])
         p["unique"] += o["technique"] == "unique_combination"
         p["placed"] += len(o["placements"])

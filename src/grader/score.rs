@@ -64,7 +64,7 @@ const HARDEST_FACTOR: f64 = 3.75;
 /// Weight of the unique-combination cages, which lower the effort.
 const UNIQUE_FACTOR: f64 = 0.4;
 /// Rungs lighter than this (full house, cage single) are seen without a search.
-const MARKS_WEIGHT: f64 = 1.0;
+const LOOK_WEIGHT: f64 = 1.0;
 
 /// The time model, fitted by scripts/score_calibration.py on `cloud_fit.csv`:
 /// `ln(seconds) = MINUTES_FIT[0] + MINUTES_FIT[1]·ln(1 + C) + MINUTES_FIT[2]·H`.
@@ -154,7 +154,7 @@ pub(crate) struct Tally {
     bottleneck: f64,
     /// Σ of candidates per cell over passes.
     scan: f64,
-    /// Passes of rungs weighing `MARKS_WEIGHT` or more.
+    /// Passes of rungs weighing `LOOK_WEIGHT` or more.
     looks: u32,
     /// Σ over those passes of the digits placed before the pass (with the placements of the
     /// whole path, this gives the empty cells each of them looked over).
@@ -209,7 +209,7 @@ impl Tally {
         if self.pass != Some(pass) {
             self.pass = Some(pass);
             self.scan += density;
-            if weight >= MARKS_WEIGHT {
+            if weight >= LOOK_WEIGHT {
                 self.looks += 1;
                 self.placed_before_looks += u64::from(self.placed);
             }
@@ -382,7 +382,7 @@ mod tests {
         // Three passes placing one digit each look over 3, 2 and 1 empty cells.
         let t = singles_path(3, |_| 1.0);
         assert!((t.cells_term(9) - (6.0f64 / 81.0).ln_1p()).abs() < 1e-12);
-        // A pass of a rung lighter than MARKS_WEIGHT (a full house) is seen without a search.
+        // A pass of a rung lighter than LOOK_WEIGHT (a full house) is seen without a search.
         let t = singles_path(3, |i| if i == 0 { 0.5 } else { 1.0 });
         assert!((t.cells_term(9) - (3.0f64 / 81.0).ln_1p()).abs() < 1e-12);
     }
