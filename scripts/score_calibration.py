@@ -3,6 +3,7 @@
 
 Usage: scripts/score_calibration.py [--bin target/release/sudoku-press] [--data ../shared/data]
                                     [--folds 5] [--no-killers] [--killer-args "..."]
+                                    [--pencilmark-seeds 31,32,33] [--pencilmark-count 30]
 
     scripts/score_calibration.py            # plain calibration, then the killer one
 
@@ -21,6 +22,14 @@ from that README:
   score formula gives `rate`'s scores, so the two cannot drift apart unnoticed.
 - the constants fitted on all of it, to compare with the ones in src/grader/score.rs.
 
+Order inside a level (issue 25 goal 4): `--pencilmark-count` killers of each of medium, hard and
+expert are generated per seed of `--pencilmark-seeds` (`generate --level L -n N --seed S`), rated
+by pencilmark (scripts/pencilmark_rate.py in the venv output/.venv-peers, made as
+scripts/peer_venv.sh makes it, answers cached in `--pencilmark-cache`) and by `rate`; printed per
+level and seed: Spearman rho of the score with pencilmark's difficulty and a 95% bootstrap
+interval, then pooled over the seeds (rho inside each seed's level, averaged; target >= 0.5). Nothing
+is fitted on these puzzles. `--pencilmark-seeds ""` skips it.
+
 Killers: runs scripts/grade_calibration.py (Solo levels fit and held out, KrazyDad book order,
 the hardest public killers; needs `sgt-puzzles`: apt-get install sgt-puzzles) with
 `--killer-args` (default `--solo-seed fit --held-out held`), whose targets are Solo rho >= 0.65
@@ -30,6 +39,7 @@ Pure Python 3 (no numpy): Spearman with average ranks, least squares by normal e
 """
 import argparse
 import csv
+import tempfile
 import json
 import math
 import os
@@ -48,7 +58,7 @@ BAND_EFFORT = 20.0
 POWER = 8
 HARDEST_FACTOR = 3.75
 UNIQUE_FACTOR = 0.4
-MARKS_WEIGHT = 1.0
+LOOK_WEIGHT = 1.0
 # The grid the two score constants are chosen on.
 HARDEST_GRID = [2.0, 2.5, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0, 6.0]
 UNIQUE_GRID = [0.0, 0.2, 0.4, 0.6, 0.8]
@@ -90,20 +100,21 @@ def features(binary, text):
     for line in run(binary, ["explain", "--format", "jsonl", "--from", "plain", "-"], text).splitlines():
         o = json.loads(line)
         if o["type"] == "grade":
-            puzzles.append({"level": o["level"], "marks": 0.0, "power": 0.0, "unique": 0,
-                            "pass": None})
+            puzzles.append({"level": o["level"], "looks": [], "placed": 0, "power": 0.0,
+                            "unique": 0, "pass": None})
             continue
         p, w = puzzles[-1], o["weight"]
-        density = o["candidates"] / 81.0
         here = (o["technique"], o["candidates"])
         if here != p["pass"]:
             p["pass"] = here
             p["power"] += w ** POWER
-            if w >= MARKS_WEIGHT:
-                p["marks"] += density
+            if w >= LOOK_WEIGHT:
+                p["looks"].append(p["placed"])
         p["unique"] += o["technique"] == "unique_combination"
+        p["placed"] += len(o["placements"])
     for p in puzzles:
-        p["m"] = math.log1p(p["marks"])
+        # The empty cells each look went over: the path's placements less those made before it.
+        p["m"] = math.log1p(sum(p["placed"] - before for before in p["looks"]) / 81.0)
         p["h"] = math.log(p["power"]) / POWER if p["power"] > 0 else 0.0
         p["u"] = math.log1p(p["unique"])
         p["band"] = LEVELS.index(p["level"]) if p["level"] else 0
@@ -147,6 +158,75 @@ def line(name, value, hodoku=None, target=None):
     print(f"  {name:58s} {value:6.3f}{extra}")
 
 
+PENCILMARK = ("pencilmark", "1.0.0rc1")
+PENCILMARK_LEVELS = ["medium", "hard", "expert"]
+
+
+def pencilmark_python(root):
+    """The venv's Python with pencilmark installed (made and filled as scripts/peer_venv.sh does)."""
+    venv = os.path.join(root, "output", ".venv-peers")
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        print(f"  creating {venv}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    have = subprocess.run([python, "-c", "import pencilmark; print(pencilmark.__version__)"],
+                          capture_output=True, text=True).stdout.strip()
+    if have != PENCILMARK[1]:
+        print(f"  installing {PENCILMARK[0]}=={PENCILMARK[1]} into {venv}", file=sys.stderr)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        f"{PENCILMARK[0]}=={PENCILMARK[1]}"], check=True)
+    return python
+
+
+def bootstrap(xs, ys, rounds=1000, seed=7):
+    """The 2.5th and 97.5th percentiles of Spearman rho over resamples of the pairs."""
+    rng, n, rs = random.Random(seed), len(xs), []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        r = spearman([xs[i] for i in idx], [ys[i] for i in idx])
+        if r == r:  # a resample of ties only has no rho
+            rs.append(r)
+    rs.sort()
+    return quantile(rs, 0.025), quantile(rs, 0.975)
+
+
+def level_order(binary, seeds, count, cache):
+    """Issue 25 goal 4: rho(score, pencilmark difficulty) inside each generated level."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    python = pencilmark_python(root)
+    rater = [python, os.path.join(root, "scripts", "pencilmark_rate.py"), "--cache", cache]
+    print(f"Order inside a level: {count} generated 9x9 killers per level and seed, score vs "
+          f"pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap interval; "
+          "target >= 0.50 in each level; not fitted on)")
+    per_level = {level: [] for level in PENCILMARK_LEVELS}
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds:
+            for level in PENCILMARK_LEVELS:
+                db = os.path.join(tmp, f"{level}-{seed}.db")
+                run(binary, ["generate", "--level", level, "-n", str(count), "--seed", str(seed),
+                             "--db", db], "")
+                puzzles = run(binary, ["export", "--db", db, "--format", "jsonl"], "")
+                wiki = run(binary, ["export", "--db", db, "--format", "sudokuwiki"], "")
+                ours = [json.loads(l) for l in run(binary, ["rate", "-"], puzzles).splitlines()]
+                out = subprocess.run(rater, input=wiki, capture_output=True, text=True)
+                if out.returncode != 0:
+                    sys.exit(f"error: scripts/pencilmark_rate.py failed: {out.stderr}")
+                theirs = [json.loads(l)["difficulty"] for l in out.stdout.splitlines()]
+                pairs = [(r["score"], d) for r, d in zip(ours, theirs)
+                         if d is not None and r["level"] == level]
+                xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+                rho = spearman(xs, ys)
+                lo, hi = bootstrap(xs, ys)
+                per_level[level].append(rho)
+                print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {rho:+.3f}  "
+                      f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}",
+                      flush=True)
+    for level in PENCILMARK_LEVELS:
+        rs = per_level[level]
+        line(f"rho(score, pencilmark) inside {level}, mean of {len(rs)} seeds",
+             statistics.mean(rs), target=0.5)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/sudoku-press")
@@ -155,6 +235,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the fold split")
     ap.add_argument("--no-killers", action="store_true")
     ap.add_argument("--killer-args", default="--solo-seed fit --held-out held")
+    ap.add_argument("--pencilmark-seeds", default="31,32,33",
+                    help="generate seeds of the order-inside-a-level check (\"\" skips it)")
+    ap.add_argument("--pencilmark-count", type=int, default=30, help="puzzles per level and seed")
+    ap.add_argument("--pencilmark-cache", default="/tmp/pencilmark-cache.jsonl")
     a = ap.parse_args()
 
     rated = os.path.join(a.data, "rated")
@@ -220,6 +304,10 @@ def main():
 
     if a.no_killers:
         return
+    seeds = [x for x in a.pencilmark_seeds.split(",") if x.strip()]
+    if seeds:
+        print()
+        level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache)
     print("\nKillers (scripts/grade_calibration.py " + a.killer_args + "):", flush=True)
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "grade_calibration.py"), "--bin", a.bin,

@@ -7,7 +7,7 @@
 //! path needs (the lowest level whose techniques alone solve the puzzle: deductions only shrink
 //! the candidates, so this does not depend on the path), raised by the level the path's work
 //! reaches; the score puts the puzzle in its level's band of 10 and orders it there by its hardest
-//! steps and the pencil marks read, and an estimated solving time comes with it (see `score`'s
+//! steps and the cells looked over, and an estimated solving time comes with it (see `score`'s
 //! module doc). Trial (taken from the known solution, recorded as such) is the last resort, so
 //! grading always ends.
 
@@ -36,6 +36,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 4: trial follows its assumption with the easy rungs only (scores of puzzles that need trial).
 /// 5: the level-anchored score (level band + hardest steps + marks read) and estimated minutes
 /// (levels unchanged).
-pub const GRADER_VERSION: i64 = 5;
+/// 6: the score counts the empty cells looked over instead of the marks read, and a naked single
+/// weighs 1.5 (scores and minutes; levels unchanged).
+pub const GRADER_VERSION: i64 = 6;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -12,23 +12,26 @@
 //! over passes, U the cages with a single combination. Fitted to Solo's levels
 //! (scripts/grade_calibration.py).
 //!
-//! **Score** (grader version 5, scripts/score_calibration.py): level-anchored. The level sets the
+//! **Score** (grader version 6, scripts/score_calibration.py): level-anchored. The level sets the
 //! band, `10 × level` (easy 0–10, medium 10–20, hard 20–30, expert 30–40, extreme 40–50), and the
-//! *effort* orders puzzles inside it: `effort = ln(1 + M) + 3.75·H − 0.4·ln(1 + U)`, where
+//! *effort* orders puzzles inside it: `effort = ln(1 + C) + 3.75·H − 0.4·ln(1 + U)`, where
 //! - H, the *hardest steps*: `ln(Σ w⁸) / 8` over the passes' rung weights w, a soft maximum: the
 //!   hardest rung's weight, and a little more for each other pass nearly as hard (Sudoku
-//!   Explainer and the publishers' ladders rate by the hardest step);
-//! - M, the *marks read*: the candidates per cell (scaled to nine digits) summed over the passes
-//!   of rungs weighing 1 or more, i.e. what a person scans on the way (the last cell of a house or
-//!   a cage is seen without reading pencil marks);
+//!   Explainer and the publishers' ladders rate by the hardest step). Among singles the naked
+//!   single weighs most (the ladder's weights), so a path that needs one scores higher;
+//! - C, the *cells looked over*: the empty cells summed over the passes of rungs weighing 1 or
+//!   more, as a share of the grid, i.e. what a person scans on the way to each move (the last cell
+//!   of a house or a cage is seen without a search). Counting cells rather than the candidates
+//!   in them (grader version 5) orders people's times, SE ratings and Solo's levels better
+//!   (scripts/score_calibration.py): someone hunting singles scans cells and houses, not marks;
 //! - U, the cages with a single combination: easy ways in.
 //!
 //! The band position is `10·(1 − e^(−effort/20))`, so a score never leaves its level's band and a
-//! higher level always scores higher. The three constants were chosen by a grid search on the
-//! two plain sets (Sudoku Explainer ratings, Cloud Sudoku mean times) and Solo's and KrazyDad's
+//! higher level always scores higher. The two factors were chosen by a grid search on the two
+//! plain sets (Sudoku Explainer ratings, Cloud Sudoku mean times) and Solo's and KrazyDad's
 //! killers together, and checked by 5-fold cross-validation (scripts/score_calibration.py).
 //!
-//! **Minutes**: `ln(seconds) = 4.3189 + 0.6765·ln(1 + M) + 0.0682·H`, least squares on the 766
+//! **Minutes**: `ln(seconds) = 4.6497 + 0.8655·ln(1 + C) + 0.0487·H`, least squares on the 766
 //! Cloud Sudoku mean solving times (plain 9x9, mostly easy), shown as the range of the fit's
 //! middle half of residuals (the 25th to the 75th percentile: half of puzzles like it took the
 //! players' average inside the range). Killers have no public human times: theirs is an
@@ -56,18 +59,18 @@ const BAND_EFFORT: f64 = 20.0;
 
 /// The power of the soft maximum of rung weights (H in the module doc).
 const HARDEST_POWER: i32 = 8;
-/// Weight of H against the marks read (scripts/score_calibration.py).
+/// Weight of H against the cells looked over (scripts/score_calibration.py).
 const HARDEST_FACTOR: f64 = 3.75;
 /// Weight of the unique-combination cages, which lower the effort.
 const UNIQUE_FACTOR: f64 = 0.4;
-/// Rungs lighter than this (full house, cage single) are seen without reading pencil marks.
-const MARKS_WEIGHT: f64 = 1.0;
+/// Rungs lighter than this (full house, cage single) are seen without a search.
+const LOOK_WEIGHT: f64 = 1.0;
 
 /// The time model, fitted by scripts/score_calibration.py on `cloud_fit.csv`:
-/// `ln(seconds) = MINUTES_FIT[0] + MINUTES_FIT[1]·ln(1 + M) + MINUTES_FIT[2]·H`.
-const MINUTES_FIT: [f64; 3] = [4.3189, 0.6765, 0.0682];
+/// `ln(seconds) = MINUTES_FIT[0] + MINUTES_FIT[1]·ln(1 + C) + MINUTES_FIT[2]·H`.
+const MINUTES_FIT: [f64; 3] = [4.6497, 0.8655, 0.0487];
 /// The 25th and 75th percentiles of that fit's residuals (natural log of seconds).
-const MINUTES_SPREAD: [f64; 2] = [-0.189, 0.127];
+const MINUTES_SPREAD: [f64; 2] = [-0.185, 0.115];
 
 /// Where a puzzle's level comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -151,8 +154,13 @@ pub(crate) struct Tally {
     bottleneck: f64,
     /// Σ of candidates per cell over passes.
     scan: f64,
-    /// Σ of candidates per cell over passes of rungs weighing `MARKS_WEIGHT` or more.
-    marks: f64,
+    /// Passes of rungs weighing `LOOK_WEIGHT` or more.
+    looks: u32,
+    /// Σ over those passes of the digits placed before the pass (with the placements of the
+    /// whole path, this gives the empty cells each of them looked over).
+    placed_before_looks: u64,
+    /// Digits placed so far.
+    placed: u32,
     /// Σ over passes of the rung weight to the power `HARDEST_POWER`.
     power: f64,
     /// Unique-combination steps: cages with a single combination.
@@ -171,7 +179,9 @@ impl Default for Tally {
             steps: 0,
             bottleneck: 0.0,
             scan: 0.0,
-            marks: 0.0,
+            looks: 0,
+            placed_before_looks: 0,
+            placed: 0,
             power: 0.0,
             unique_combinations: 0,
             pass: None,
@@ -199,8 +209,9 @@ impl Tally {
         if self.pass != Some(pass) {
             self.pass = Some(pass);
             self.scan += density;
-            if weight >= MARKS_WEIGHT {
-                self.marks += density;
+            if weight >= LOOK_WEIGHT {
+                self.looks += 1;
+                self.placed_before_looks += u64::from(self.placed);
             }
             if weight >= BOTTLENECK_WEIGHT {
                 self.bottleneck += weight;
@@ -208,6 +219,7 @@ impl Tally {
             self.power += weight.powi(HARDEST_POWER);
         }
         self.unique_combinations += u32::from(t == Technique::UniqueCombination);
+        self.placed += step.placements.len() as u32;
         let harder = level > self.hardest_level
             || (level == self.hardest_level && weight > self.hardest_weight);
         if harder || self.hardest.is_none() {
@@ -237,9 +249,13 @@ impl Tally {
         raw.max(0.0)
     }
 
-    /// ln(1 + M): the marks read, per cell, scaled to nine digits.
-    fn marks_term(&self, digits: usize) -> f64 {
-        (self.marks * 9.0 / digits.max(1) as f64).ln_1p()
+    /// ln(1 + C): the cells looked over, as a share of the grid. A solved path places a digit
+    /// in every cell that was empty, so the cells still empty at a pass are the path's
+    /// placements less those made before it.
+    fn cells_term(&self, digits: usize) -> f64 {
+        let cells = (digits * digits).max(1) as f64;
+        let looked = u64::from(self.looks) * u64::from(self.placed) - self.placed_before_looks;
+        (looked as f64 / cells).ln_1p()
     }
 
     /// H: the soft maximum of the passes' rung weights.
@@ -253,14 +269,14 @@ impl Tally {
     /// The effort that orders puzzles inside a level's band.
     fn effort(&self, digits: usize) -> f64 {
         let u = f64::from(self.unique_combinations).ln_1p();
-        let e = self.marks_term(digits) + HARDEST_FACTOR * self.hardest_term() - UNIQUE_FACTOR * u;
+        let e = self.cells_term(digits) + HARDEST_FACTOR * self.hardest_term() - UNIQUE_FACTOR * u;
         e.max(0.0)
     }
 
     /// The estimated solving time (the module doc's time model).
     fn minutes(&self, digits: usize) -> Minutes {
         let [a, b, c] = MINUTES_FIT;
-        let ln_seconds = a + b * self.marks_term(digits) + c * self.hardest_term();
+        let ln_seconds = a + b * self.cells_term(digits) + c * self.hardest_term();
         let at = |spread: f64| ((ln_seconds + spread).exp() / 60.0).round().max(1.0) as u32;
         let low = at(MINUTES_SPREAD[0]);
         Minutes {
@@ -327,24 +343,57 @@ mod tests {
         assert_eq!(hardest.cells, vec![Cell::new(40)]);
     }
 
+    /// A hidden single placing one digit (a new cell each time, as on a real path).
+    fn single(i: usize, t: Technique) -> Step {
+        let mut s = Step::new(t);
+        s.placements
+            .push((Cell::new(i as u8), crate::geometry::Digit::new(1)));
+        s
+    }
+
+    /// `passes` passes of one placement each, the `i`th with rung weight `weight(i)`.
+    fn singles_path(passes: usize, weight: impl Fn(usize) -> f64) -> Tally {
+        let mut t = Tally::default();
+        for i in 0..passes {
+            let density = 1.0 - i as f64 / 1000.0;
+            t.add(
+                &single(i, Technique::HiddenSingle),
+                Level::Easy,
+                weight(i),
+                density,
+            );
+        }
+        t
+    }
+
     #[test]
-    fn more_marks_read_scores_higher_inside_a_level() {
-        let path = |passes: usize| {
-            let mut t = Tally::default();
-            for i in 0..passes {
-                t.add(
-                    &step(Technique::HiddenSingle),
-                    Level::Easy,
-                    1.0,
-                    1.0 - i as f64 / 1000.0,
-                );
-            }
-            t.read(9)
-        };
-        let (short, long) = (path(20), path(60));
+    fn more_cells_looked_over_scores_higher_inside_a_level() {
+        let (short, long) = (
+            singles_path(20, |_| 1.0).read(9),
+            singles_path(60, |_| 1.0).read(9),
+        );
         assert_eq!((short.level, long.level), (Level::Easy, Level::Easy));
         assert!(short.score < long.score);
         assert!(short.minutes.high <= long.minutes.high && short.minutes.low < long.minutes.low);
+    }
+
+    #[test]
+    fn the_cells_looked_over_are_the_empty_cells_at_each_pass() {
+        // Three passes placing one digit each look over 3, 2 and 1 empty cells.
+        let t = singles_path(3, |_| 1.0);
+        assert!((t.cells_term(9) - (6.0f64 / 81.0).ln_1p()).abs() < 1e-12);
+        // A pass of a rung lighter than LOOK_WEIGHT (a full house) is seen without a search.
+        let t = singles_path(3, |i| if i == 0 { 0.5 } else { 1.0 });
+        assert!((t.cells_term(9) - (3.0f64 / 81.0).ln_1p()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_heavier_single_scores_higher() {
+        // The same path with one pass of a heavier single (the ladder's naked single).
+        let hidden = singles_path(30, |_| 1.0).read(9);
+        let naked = singles_path(30, |i| if i == 10 { 1.5 } else { 1.0 }).read(9);
+        assert_eq!(naked.level, Level::Easy);
+        assert!(hidden.score < naked.score);
     }
 
     #[test]
@@ -359,10 +408,10 @@ mod tests {
 
     #[test]
     fn the_range_is_the_middle_half_of_the_fits_residuals() {
-        let mut t = Tally::default();
-        t.add(&step(Technique::HiddenSingle), Level::Easy, 1.0, 4.0);
-        let m = t.read(9).minutes;
-        // ln(1 + 4) and H = ln(1): e^(4.3189 + 0.6765·ln 5) ≈ 222 s ≈ 3.7 min.
-        assert_eq!((m.low, m.high), (3, 4));
+        let m = singles_path(40, |_| 1.0).read(9).minutes;
+        // C = (40 + 39 + ... + 1) / 81 and H = ln(40) / 8:
+        // e^(4.6497 + 0.8655·ln(1 + C) + 0.0487·H) ≈ 860 s; e^-0.185 and e^0.115 of it ≈ 11.9 and
+        // 16.1 min.
+        assert_eq!((m.low, m.high), (12, 16));
     }
 }
