@@ -150,13 +150,20 @@ pub fn reach<R: Rng>(
     rec: &mut Recorder,
     rng: &mut R,
 ) -> Reached {
-    // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. (A walk
-    // cut at the target's level was tried and dropped: with score thresholds most hard and expert
-    // puzzles are raised by score, which the cut walk cannot see, and it doubled the grading.)
+    // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. The walk
+    // stops at the first step of a rung above the target (that step alone makes the level
+    // higher; the whole path's work can raise it further, never lower it), and it knows the
+    // solution (every probed puzzle is unique), so trial needs no search for it. (A walk that
+    // never ran the rungs above the target was tried and dropped: with score thresholds most
+    // hard and expert puzzles are raised by score, which that walk cannot see.)
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        let grade = grader::grade(p);
-        let within = grade.level.filter(|&l| l <= target);
-        (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
+        match grader::grade::grade_within(p, Some(solution), target) {
+            Some(grade) => {
+                let within = grade.level.filter(|&l| l <= target);
+                (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
+            }
+            None => (Probe::Beyond, None),
+        }
     };
     let mut puzzle = puzzle;
     let (mut state, mut graded) = assess(&puzzle);
