@@ -418,3 +418,44 @@ fn trial(board: &Board, solution: &Grid) -> Step {
     );
     step
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::level::LevelsSetting;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+
+    /// Under every ceiling, `grade_within` gives the full grade when the level is at most the
+    /// ceiling, and otherwise either `None` or that same grade (whose level is above it): the
+    /// steering's probes see exactly what the full grade would have told them.
+    #[test]
+    fn a_ceiling_stops_only_walks_whose_level_is_above_it() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::any()),
+            ..GeneratorConfig::default()
+        };
+        let (mut stopped, mut levels) = (0, std::collections::BTreeSet::new());
+        for index in 0..60 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 7, index) else {
+                continue;
+            };
+            let full = grade(&g.puzzle);
+            let level = full.level.expect("generated puzzles are unique");
+            levels.insert(level);
+            for ceiling in Level::ALL {
+                match grade_within(&g.puzzle, Some(&g.solution), ceiling) {
+                    Some(within) => assert_eq!(within, full, "item {index}, ceiling {ceiling}"),
+                    None => {
+                        assert!(
+                            level > ceiling,
+                            "item {index}: {level} stopped at {ceiling}"
+                        );
+                        stopped += 1;
+                    }
+                }
+            }
+        }
+        assert!(levels.len() >= 3, "levels {levels:?}");
+        assert!(stopped > 0, "no walk was stopped");
+    }
+}
