@@ -35,7 +35,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "16";
+pub const GENERATOR_VERSION: &str = "17";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -273,7 +273,7 @@ fn generate_checked(
         });
     };
     // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
-    // it; easy and medium targets draw small cages (`small_cage_rules`).
+    // it; easy, medium and (9x9) hard targets draw small cages (`small_cage_rules`).
     rec.emit(|| Event::Target { level: target });
     let small = level::small_cage_rules(config, target);
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);

@@ -166,6 +166,20 @@ fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
 /// Solve logically. With `known` (a solution), every step is checked against it and an unsound
 /// one stops the walk (`Verdict::Unsound`); without, the solver is asked when trial is needed.
 pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
+    walk_within(puzzle, known, keep, Level::Extreme).unwrap_or_else(|| unreachable!())
+}
+
+/// The grade of `puzzle`, or `None` as soon as the walk needs a rung above `ceiling` (trial
+/// counts as extreme): a step of that level makes the puzzle's level above the ceiling, so the
+/// rest of the walk would not change the answer "harder than `ceiling`". For steering to a
+/// target level, where most probes overshoot and only the on-target grades are kept. With
+/// `known` as in [`walk`].
+pub fn grade_within(puzzle: &Puzzle, known: Option<&Grid>, ceiling: Level) -> Option<Grade> {
+    walk_within(puzzle, known, false, ceiling).map(|path| path.grade)
+}
+
+/// [`walk`], stopped (`None`) at the first step that needs a rung above `ceiling`.
+fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level) -> Option<Path> {
     let mut board = Board::new(puzzle);
     board.set_explaining(keep);
     let mut ctx = Context::new(puzzle);
@@ -195,6 +209,9 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
             Some(r) => (r.level, r.weight),
             None => (Level::Extreme, TRIAL_WEIGHT),
         };
+        if level > ceiling {
+            return None;
+        }
         if used.is_none() {
             // Stuck: trial. A candidate whose assumption the easy rungs refute goes; failing that,
             // the solver's solution (found now if not known) gives the cell's digit. The
@@ -211,7 +228,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                         Some(s) => s,
                         None => match solve_from(&board) {
                             Ok(s) => s,
-                            Err(v) => return ungraded(v, steps),
+                            Err(v) => return Some(ungraded(v, steps)),
                         },
                     };
                     found.push(trial(&board, &s));
@@ -225,11 +242,11 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                     let mut path = ungraded(Verdict::Unsound, steps);
                     path.grade.hardest = Some(step.technique);
                     path.steps.push(step);
-                    return path;
+                    return Some(path);
                 }
             }
             if board.apply(&step).is_err() {
-                return ungraded(Verdict::NoSolution, steps);
+                return Some(ungraded(Verdict::NoSolution, steps));
             }
             let t = step.technique;
             if counts[t as usize] == 0 {
@@ -245,11 +262,11 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         }
         if board.clock() == clock {
             // Nothing changed (never expected): stop rather than loop.
-            return ungraded(Verdict::Unsound, steps);
+            return Some(ungraded(Verdict::Unsound, steps));
         }
     }
     if !puzzle.is_solution(&board_grid(&board)) {
-        return ungraded(Verdict::NoSolution, steps);
+        return Some(ungraded(Verdict::NoSolution, steps));
     }
     order.sort_by_key(|&t| {
         LADDER
@@ -273,13 +290,13 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         steps: steps_taken,
         verdict: Verdict::Unique,
     };
-    Path {
+    Some(Path {
         grade,
         steps,
         candidates: before,
         weights,
         solution: Some(board_grid(&board)),
-    }
+    })
 }
 
 /// The placed digits as a grid.
@@ -400,4 +417,45 @@ fn trial(board: &Board, solution: &Grid) -> Step {
         super::text::digits_text(others)
     );
     step
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::level::LevelsSetting;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+
+    /// Under every ceiling, `grade_within` gives the full grade when the level is at most the
+    /// ceiling, and otherwise either `None` or that same grade (whose level is above it): the
+    /// steering's probes see exactly what the full grade would have told them.
+    #[test]
+    fn a_ceiling_stops_only_walks_whose_level_is_above_it() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::any()),
+            ..GeneratorConfig::default()
+        };
+        let (mut stopped, mut levels) = (0, std::collections::BTreeSet::new());
+        for index in 0..60 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 7, index) else {
+                continue;
+            };
+            let full = grade(&g.puzzle);
+            let level = full.level.expect("generated puzzles are unique");
+            levels.insert(level);
+            for ceiling in Level::ALL {
+                match grade_within(&g.puzzle, Some(&g.solution), ceiling) {
+                    Some(within) => assert_eq!(within, full, "item {index}, ceiling {ceiling}"),
+                    None => {
+                        assert!(
+                            level > ceiling,
+                            "item {index}: {level} stopped at {ceiling}"
+                        );
+                        stopped += 1;
+                    }
+                }
+            }
+        }
+        assert!(levels.len() >= 3, "levels {levels:?}");
+        assert!(stopped > 0, "no walk was stopped");
+    }
 }
