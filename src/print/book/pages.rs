@@ -316,19 +316,14 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
         let (col, row) = (i % cols, i / cols);
         let x = inner.x + col as f32 * (slot_w + GAP) + (slot_w - grid) / 2.0;
         let y = inner.y + row as f32 * (slot_h + GAP) + (slot_h - grid - CAPTION) / 2.0;
-        items.push(text(
-            x,
-            y + 10.0,
-            10.0,
-            format!("Puzzle {}", entry.number),
-            Align::Left,
-            Weight::Bold,
-        ));
+        let number = format!("Puzzle {}", entry.number);
+        let (size, right) = caption_right(entry, &number, grid);
+        items.push(text(x, y + 10.0, 10.0, number, Align::Left, Weight::Bold));
         items.push(text(
             x + grid,
             y + 10.0,
-            9.0,
-            capitalised(&entry.level),
+            size,
+            right,
             Align::Right,
             Weight::Regular,
         ));
@@ -339,6 +334,31 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
         };
         items.extend(draw_grid(entry.puzzle, None, (x, y + CAPTION), style));
     }
+}
+
+/// Widths of a character as the caption is estimated, in ems: at least DejaVu Sans's widest
+/// digit (0.636 em regular, 0.696 em bold), above its average letter.
+const REGULAR_EM: f32 = 0.64;
+const BOLD_EM: f32 = 0.7;
+/// Space kept between the caption's two texts.
+const CAPTION_GAP: f32 = 6.0;
+
+/// The right-hand text of a puzzle's caption and its size: the level and the estimated solving
+/// time ("Medium · 15–25 min") at 9 pt, or at 7 pt where the grid is too narrow for that beside
+/// `number` ("Puzzle 12", bold 10 pt), else the level alone at 9 pt.
+pub(super) fn caption_right(entry: &Entry, number: &str, grid: f32) -> (f32, String) {
+    let level = capitalised(&entry.level);
+    let width = |text: &str, size: f32, em: f32| text.chars().count() as f32 * size * em;
+    let room = grid - width(number, 10.0, BOLD_EM) - CAPTION_GAP;
+    if let Some(minutes) = entry.minutes {
+        let full = format!("{level} \u{b7} {}", minutes.label());
+        for size in [9.0, MIN_TEXT] {
+            if width(&full, size, REGULAR_EM) <= room {
+                return (size, full);
+            }
+        }
+    }
+    (9.0, level)
 }
 
 fn key_slots(inner: Rect, entries: &[&Entry], key_n: usize, items: &mut Vec<Item>) {
