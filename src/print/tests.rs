@@ -261,7 +261,7 @@ fn captions(pages: &[Page]) -> Vec<(f32, String)> {
 }
 
 #[test]
-fn the_caption_gives_the_level_and_the_minutes_and_shrinks_them_to_fit() {
+fn the_caption_gives_the_level_and_the_minutes_in_one_size_a_page() {
     let puzzles = killers(9, 2);
     let mut sections = one_section(&puzzles);
     let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
@@ -269,30 +269,36 @@ fn the_caption_gives_the_level_and_the_minutes_and_shrinks_them_to_fit() {
         captions(&pages),
         vec![(9.0, "Easy \u{b7} 3\u{2013}5 min".to_string()); 2]
     );
-    // A long range on a narrow slot: 7 pt; one that fits nowhere: the level alone.
-    sections[0].entries[0].minutes = Some(Minutes {
-        low: 100,
-        high: 150,
-    });
-    sections[0].entries[1].minutes = Some(Minutes {
-        low: 1_000_000_000,
-        high: 2_000_000_000,
-    });
+    // Not graded yet: the level alone.
+    sections[0].entries[0].minutes = None;
+    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
+    assert_eq!(captions(&pages)[0], (9.0, "Easy".to_string()));
+
+    // Narrow slots (4x4 killers 4 a page on a5): 3-5 min fits at 9 pt, 100-150 min only at
+    // 7 pt, and then the whole page is set at 7 pt.
     let small = killers(4, 2);
     let mut narrow = one_section(&small);
-    for (to, from) in narrow[0].entries.iter_mut().zip(&sections[0].entries) {
-        to.minutes = from.minutes;
-    }
+    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    let nine = captions(&pages);
+    assert!(nine.iter().all(|c| c.0 == 9.0), "{nine:?}");
+    let long = Minutes {
+        low: 100,
+        high: 150,
+    };
+    narrow[0].entries[0].minutes = Some(long);
     let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
     assert_eq!(
         captions(&pages),
         vec![
             (7.0, "Easy \u{b7} 100\u{2013}150 min".to_string()),
-            (9.0, "Easy".to_string())
+            (7.0, "Easy \u{b7} 3\u{2013}5 min".to_string())
         ]
     );
-    // Not graded yet: the level alone.
-    sections[0].entries[0].minutes = None;
-    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
-    assert_eq!(captions(&pages)[0], (9.0, "Easy".to_string()));
+    // A range that fits at no size: the page shows the levels alone.
+    narrow[0].entries[1].minutes = Some(Minutes {
+        low: 1_000_000_000,
+        high: 2_000_000_000,
+    });
+    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    assert_eq!(captions(&pages), vec![(9.0, "Easy".to_string()); 2]);
 }

@@ -309,16 +309,24 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
     let slot_w = (inner.w - (cols - 1) as f32 * GAP) / cols as f32;
     let slot_h = (inner.h - (rows - 1) as f32 * GAP) / rows as f32;
     let side = slot_side(inner, settings.per_page);
-    for (i, entry) in entries.iter().enumerate() {
-        let n = entry.puzzle.size() as f32;
-        let cell = (side / n).min(MAX_CELL);
-        let grid = cell * n;
+    let cell = |entry: &Entry| (side / entry.puzzle.size() as f32).min(MAX_CELL);
+    let slots: Vec<(&Entry, f32)> = entries
+        .iter()
+        .map(|e| (e, cell(e) * e.puzzle.size() as f32))
+        .collect();
+    let (size, rights) = captions(&slots);
+    for (i, ((entry, grid), right)) in slots.iter().zip(rights).enumerate() {
         let (col, row) = (i % cols, i / cols);
         let x = inner.x + col as f32 * (slot_w + GAP) + (slot_w - grid) / 2.0;
         let y = inner.y + row as f32 * (slot_h + GAP) + (slot_h - grid - CAPTION) / 2.0;
-        let number = format!("Puzzle {}", entry.number);
-        let (size, right) = caption_right(entry, &number, grid);
-        items.push(text(x, y + 10.0, 10.0, number, Align::Left, Weight::Bold));
+        items.push(text(
+            x,
+            y + 10.0,
+            10.0,
+            caption_left(entry),
+            Align::Left,
+            Weight::Bold,
+        ));
         items.push(text(
             x + grid,
             y + 10.0,
@@ -328,7 +336,7 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
             Weight::Regular,
         ));
         let style = GridStyle {
-            cell,
+            cell: cell(entry),
             shade: settings.shade,
             cages: true,
         };
@@ -343,22 +351,37 @@ const BOLD_EM: f32 = 0.7;
 /// Space kept between the caption's two texts.
 const CAPTION_GAP: f32 = 6.0;
 
-/// The right-hand text of a puzzle's caption and its size: the level and the estimated solving
-/// time ("Medium · 15–25 min") at 9 pt, or at 7 pt where the grid is too narrow for that beside
-/// `number` ("Puzzle 12", bold 10 pt), else the level alone at 9 pt.
-pub(super) fn caption_right(entry: &Entry, number: &str, grid: f32) -> (f32, String) {
-    let level = capitalised(&entry.level);
+/// The left-hand text of a puzzle's caption: "Puzzle 12" (bold, 10 pt).
+fn caption_left(entry: &Entry) -> String {
+    format!("Puzzle {}", entry.number)
+}
+
+/// The right-hand texts of a page's captions, one size for the page: the level and the
+/// estimated solving time ("Medium · 15–25 min") at 9 pt, or at 7 pt where a grid (the width of
+/// each slot's grid is given) is too narrow for that beside its "Puzzle N", else the levels
+/// alone at 9 pt. A puzzle with no estimate shows its level alone, at the page's size.
+fn captions(slots: &[(&Entry, f32)]) -> (f32, Vec<String>) {
     let width = |text: &str, size: f32, em: f32| text.chars().count() as f32 * size * em;
-    let room = grid - width(number, 10.0, BOLD_EM) - CAPTION_GAP;
-    if let Some(minutes) = entry.minutes {
-        let full = format!("{level} \u{b7} {}", minutes.label());
-        for size in [9.0, MIN_TEXT] {
-            if width(&full, size, REGULAR_EM) <= room {
-                return (size, full);
-            }
+    let text = |entry: &Entry| {
+        let level = capitalised(&entry.level);
+        match entry.minutes {
+            Some(minutes) => format!("{level} \u{b7} {}", minutes.label()),
+            None => level,
         }
+    };
+    let fits = |size: f32| {
+        slots.iter().all(|&(entry, grid)| {
+            let room = grid - width(&caption_left(entry), 10.0, BOLD_EM) - CAPTION_GAP;
+            width(&text(entry), size, REGULAR_EM) <= room
+        })
+    };
+    match [9.0, MIN_TEXT].into_iter().find(|&size| fits(size)) {
+        Some(size) => (size, slots.iter().map(|&(e, _)| text(e)).collect()),
+        None => (
+            9.0,
+            slots.iter().map(|&(e, _)| capitalised(&e.level)).collect(),
+        ),
     }
-    (9.0, level)
 }
 
 fn key_slots(inner: Rect, entries: &[&Entry], key_n: usize, items: &mut Vec<Item>) {
