@@ -149,9 +149,9 @@ fn write_text_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
     let Some(level) = g.level else {
         return writeln!(out, "{title}: not graded: {}", head.reason);
     };
-    let minutes = g.minutes.map_or(String::new(), |m| {
-        format!(", about {}–{} min", m.low, m.high)
-    });
+    let minutes = g
+        .minutes
+        .map_or(String::new(), |m| format!(", about {}", m.label()));
     writeln!(
         out,
         "{title}: {level}, score {:.2}{minutes}, hardest: {}, {} steps{}",

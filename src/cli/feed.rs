@@ -55,20 +55,6 @@ pub struct Args {
     stock_days: u64,
 }
 
-fn load_schedule(name: &str) -> anyhow::Result<FeedConfig> {
-    let (text, origin) = match name {
-        "daily" => (schedule::DAILY.to_string(), "the daily preset".to_string()),
-        "ramp" => (schedule::RAMP.to_string(), "the ramp preset".to_string()),
-        path => {
-            let text = std::fs::read_to_string(path).with_context(|| {
-                format!("{path}: cannot read the schedule; give daily, ramp or a TOML file")
-            })?;
-            (text, path.to_string())
-        }
-    };
-    FeedConfig::parse(&text).map_err(|e| anyhow::anyhow!("{origin}: {e}"))
-}
-
 /// Run `feed`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let date = match (&args.date, &args.withdraw) {
@@ -76,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, Some(text)) => parse_date("--withdraw", text)?,
         (None, None) => bail!("give --date YYYY-MM-DD (or --withdraw YYYY-MM-DD)"),
     };
-    let mut config = load_schedule(&args.schedule)?;
+    let mut config = FeedConfig::load(&args.schedule)?;
     if let Some(url) = &args.base_url {
         config
             .set_base_url(url)
@@ -103,10 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     feed::check_date(&store, &config, date, args.force)?;
     if args.generate {
-        let seed = args.seed.unwrap_or_else(|| date_seed(date));
-        for line in
-            feed::top_up::top_up(&mut store, &args.db, &config, date, seed, args.stock_days)?
-        {
+        let (db, seed, days) = (&args.db, args.seed, args.stock_days);
+        for line in feed::top_up::top_up(&mut store, db, &config, date, seed, days)? {
             eprintln!("{line}");
         }
     }
@@ -160,12 +144,6 @@ fn print_withdrawal(config: &FeedConfig, r: &WithdrawReport) {
     for file in &r.files {
         eprintln!("  wrote {}", file.display());
     }
-}
-
-/// The date as the number YYYYMMDD.
-fn date_seed(date: Date) -> u64 {
-    let (y, m, d) = date.ymd();
-    (y * 10_000 + m * 100 + d) as u64
 }
 
 fn print_report(config: &FeedConfig, r: &FeedReport, stock_days: u64) {

@@ -68,6 +68,11 @@ impl Date {
     pub fn ymd(self) -> (i64, i64, i64) {
         civil_from_days(self.days)
     }
+    /// The date as the number YYYYMMDD (`feed --generate`'s default seed).
+    pub fn to_yyyymmdd(self) -> u64 {
+        let (y, m, d) = self.ymd();
+        (y * 10_000 + m * 100 + d) as u64
+    }
     /// RFC 822 / RSS form at midnight UTC: `Fri, 27 Nov 2026 00:00:00 GMT`.
     pub fn rfc822(self) -> String {
         let (y, m, d) = self.ymd();
@@ -123,6 +128,8 @@ mod tests {
         let epoch = Date::parse("1970-01-01").unwrap();
         assert_eq!(epoch.weekday(), 3);
         assert_eq!(d.days_since(epoch), 20_787);
+        assert_eq!(d.to_yyyymmdd(), 20_261_130);
+        assert_eq!(Date::parse("1000-01-01").unwrap().to_yyyymmdd(), 10_000_101);
         assert_eq!(
             Date::parse("2026-11-27").unwrap().rfc822(),
             "Fri, 27 Nov 2026 00:00:00 GMT"

@@ -100,6 +100,14 @@ pub enum FeedError {
         /// The feed's name.
         feed: String,
     },
+    /// A schedule that cannot be read or is not valid.
+    #[error("{origin}: {message}")]
+    Schedule {
+        /// The schedule: `the daily preset`, `the ramp preset` or the file's path.
+        origin: String,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
     /// An output directory that cannot be written.
     #[error("{path}: cannot write ({cause}); choose another --out or fix its permissions")]
     Write {

@@ -84,7 +84,8 @@ fn links(config: &FeedConfig, p: &DayPuzzle) -> Value {
     }
 }
 
-/// The day's JSON: `date`, `number`, and `puzzles` with `id`, `level`, `puzzle`, `solution`, `links`.
+/// The day's JSON: `date`, `number`, and `puzzles` with `id`, `level`, `minutes` (the estimated
+/// solving time, `[low, high]`, or null), `puzzle`, `solution`, `links`.
 pub fn day_json(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Value {
     let items: Vec<Value> = puzzles
         .iter()
@@ -99,6 +100,7 @@ pub fn day_json(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> Value
                 "variant": s.variant,
                 "size": s.puzzle.size(),
                 "level": s.level,
+                "minutes": s.grade.as_ref().and_then(|g| g.minutes).map(|m| [m.low, m.high]),
                 "puzzle": Value::Object(to_object(&s.puzzle, None)),
                 "solution": s.solution.values(),
                 "links": links(config, p),
@@ -241,6 +243,7 @@ pub fn day_pdf(
         .map(|(i, p)| BookEntry {
             number: i + 1,
             level: p.stored.level.clone(),
+            minutes: p.stored.grade.as_ref().and_then(|g| g.minutes),
             puzzle: &p.stored.puzzle,
             solution: &p.stored.solution,
         })

@@ -3,6 +3,7 @@
 //! `daily` (one puzzle of each level every day) and `ramp` (easy on Monday up to expert on Sunday).
 
 use super::date::{Date, WEEKDAYS};
+use super::FeedError;
 use crate::play::data::variant_title;
 use crate::publish::check_printable;
 use crate::store::Query;
@@ -10,11 +11,11 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The `daily` preset: one 9x9 killer of each level every day (easy, medium, hard, extreme: the
-/// grader rates almost no generated killer `expert`).
+/// The `daily` preset: one 9x9 killer of each level every day (easy, medium, hard, expert and
+/// extreme).
 pub const DAILY: &str = include_str!("../../config/feed-daily.toml");
 /// The `ramp` preset: easy Monday and Tuesday, medium Wednesday and Thursday, hard Friday and
-/// Saturday, extreme Sunday (after the SudokuWiki Daily Killer scheme).
+/// Saturday, expert Sunday (after the SudokuWiki Daily Killer scheme).
 pub const RAMP: &str = include_str!("../../config/feed-ramp.toml");
 
 /// The variants a slot may name.
@@ -29,7 +30,7 @@ pub struct Slot {
     pub variant: String,
     /// Side N.
     pub size: u32,
-    /// `easy`, `medium`, `hard` or `expert`.
+    /// `easy`, `medium`, `hard`, `expert` or `extreme`.
     pub level: String,
 }
 
@@ -132,6 +133,27 @@ fn default_recent() -> usize {
 }
 
 impl FeedConfig {
+    /// The schedule `name`: `daily` or `ramp` (the presets), else the path of a TOML file; an
+    /// error names the schedule and what is wrong.
+    pub fn load(name: &str) -> Result<FeedConfig, FeedError> {
+        let fail = |origin: &str, message: String| FeedError::Schedule {
+            origin: origin.to_string(),
+            message,
+        };
+        let (text, origin) = match name {
+            "daily" => (DAILY.to_string(), "the daily preset"),
+            "ramp" => (RAMP.to_string(), "the ramp preset"),
+            path => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    let how = "cannot read the schedule; give daily, ramp or a TOML file";
+                    fail(path, format!("{how}: {e}"))
+                })?;
+                (text, path)
+            }
+        };
+        FeedConfig::parse(&text).map_err(|e| fail(origin, e))
+    }
+
     /// Parse a feed TOML text; errors say which key is wrong and how to fix it.
     pub fn parse(text: &str) -> Result<FeedConfig, String> {
         let raw: Raw = toml::from_str(text)
@@ -280,6 +302,36 @@ mod tests {
         assert_eq!(levels(ramp.slots(monday)), ["easy"]);
         assert_eq!(levels(ramp.slots(monday.add_days(6))), ["expert"]);
         assert_eq!(ramp.slots(monday)[0].to_string(), "killer-9-easy");
+    }
+
+    #[test]
+    fn schedules_load_by_preset_name_or_path_and_errors_name_them() {
+        assert_eq!(
+            FeedConfig::load("daily").unwrap(),
+            FeedConfig::parse(DAILY).unwrap()
+        );
+        assert_eq!(
+            FeedConfig::load("ramp").unwrap(),
+            FeedConfig::parse(RAMP).unwrap()
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.toml");
+        let missing = missing.to_str().unwrap();
+        let err = FeedConfig::load(missing).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{missing}: cannot read the schedule; give daily, ramp or a TOML file: "
+            )),
+            "{err}"
+        );
+        let bad = dir.path().join("bad.toml");
+        std::fs::write(&bad, DAILY.replace("epoch = ", "epoch = \"x\"\n#")).unwrap();
+        let bad = bad.to_str().unwrap();
+        let err = FeedConfig::load(bad).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("{bad}: feed.epoch \"x\": use a date YYYY-MM-DD")
+        );
     }
 
     #[test]

@@ -33,15 +33,18 @@ pub fn demand(config: &FeedConfig, date: Date, days: u64) -> BTreeMap<String, u6
 }
 
 /// Generate until every slot of the schedule has stock for `date` and the `days` after it (or
-/// `ROUNDS` doublings pass); returns one line per generation run made.
+/// `ROUNDS` doublings pass), with runs of `seed` (`None`: the date as YYYYMMDD, so each night's
+/// top-up has its own seed and a re-run of a night makes the same puzzles); returns one line per
+/// generation run made.
 pub fn top_up(
     store: &mut Store,
     db: &Path,
     config: &FeedConfig,
     date: Date,
-    seed: u64,
+    seed: Option<u64>,
     days: u64,
 ) -> Result<Vec<String>, FeedError> {
+    let seed = seed.unwrap_or_else(|| date.to_yyyymmdd());
     let need = demand(config, date, days);
     let mut lines = Vec::new();
     let mut slots: Vec<&Slot> = config.days.iter().flatten().collect();
@@ -220,7 +223,7 @@ sun = ["killer-9-extreme", "killer-9-extreme"]
         let sunday = Date::parse("2026-11-29").unwrap();
         let whole = tempfile::tempdir().unwrap();
         let (mut store, db) = start(whole.path());
-        top_up(&mut store, &db, &config, sunday, 11, 7).unwrap();
+        top_up(&mut store, &db, &config, sunday, Some(11), 7).unwrap();
         drop(store);
         let reference = content(&db);
         assert!(reference.0.iter().all(|r| r.3), "{:?}", reference.0);
@@ -238,13 +241,32 @@ sun = ["killer-9-extreme", "killer-9-extreme"]
         })
         .unwrap();
         assert!(summary.done < summary.total, "{summary:?}");
-        let lines = top_up(&mut store, &db, &config, sunday, 11, 7).unwrap();
+        let lines = top_up(&mut store, &db, &config, sunday, Some(11), 7).unwrap();
         assert!(
             lines[0].contains("finished an interrupted run"),
             "{lines:?}"
         );
         drop(store);
         assert_eq!(content(&db), reference);
+    }
+
+    #[test]
+    fn without_a_seed_the_runs_take_the_date_as_yyyymmdd() {
+        let config = FeedConfig::parse(&SCHEDULE.replace(
+            "all = [\"killer-9-medium\"]\nsun = [\"killer-9-extreme\", \"killer-9-extreme\"]",
+            "all = [\"killer-4-easy\"]",
+        ))
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, db) = start(dir.path());
+        let sunday = Date::parse("2026-11-29").unwrap();
+        let lines = top_up(&mut store, &db, &config, sunday, None, 2).unwrap();
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| l.contains(" seed 20261129, ")),
+            "{lines:?}"
+        );
+        let seeds: Vec<u64> = store.runs().unwrap().iter().map(|r| r.seed).collect();
+        assert_eq!(seeds[1..], vec![20_261_129; seeds.len() - 1]);
     }
 
     #[test]

@@ -120,6 +120,13 @@ impl std::fmt::Display for Minutes {
     }
 }
 
+impl Minutes {
+    /// "15–25 min", as people read it (`explain`, books, the feed and the player).
+    pub fn label(&self) -> String {
+        format!("{}–{} min", self.low, self.high)
+    }
+}
+
 /// Text that is not a stored minutes range ("15-25").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not a minutes range {0:?}: expected LOW-HIGH in whole minutes, e.g. 15-25")]
@@ -400,6 +407,7 @@ mod tests {
     fn minutes_print_and_parse_back() {
         let m = Minutes { low: 15, high: 25 };
         assert_eq!(m.to_string(), "15-25");
+        assert_eq!(m.label(), "15–25 min");
         assert_eq!("15-25".parse::<Minutes>(), Ok(m));
         assert!("25-15".parse::<Minutes>().is_err());
         assert!("15".parse::<Minutes>().is_err());

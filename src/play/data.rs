@@ -7,7 +7,7 @@ use crate::canonical::canonical_key;
 use crate::fingerprint::fingerprint;
 use crate::grader::techniques::level_of;
 use crate::grader::text::{place_text, step_text};
-use crate::grader::Path;
+use crate::grader::{Minutes, Path};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use serde::Serialize;
@@ -44,6 +44,9 @@ pub struct PlayerData {
     pub level: String,
     /// The grader's score, two decimals.
     pub score: f64,
+    /// The estimated solving time for a typical solver, `[low, high]` minutes (`null` when the
+    /// row was stored before the estimate existed and not graded again).
+    pub minutes: Option<[u32; 2]>,
     /// The grader's path, step by step (empty when the puzzle has none: see `path_note`).
     pub path: Vec<PathStep>,
     /// The name and tier of every technique the path uses, by its key (kept here once rather
@@ -122,6 +125,8 @@ pub struct Source {
     pub level: String,
     /// The score.
     pub score: f64,
+    /// The estimated solving time.
+    pub minutes: Option<Minutes>,
 }
 
 /// The contract's variant word for a puzzle.
@@ -192,6 +197,7 @@ pub fn player_data(
         solution: solution.values().to_vec(),
         level: source.level,
         score: (source.score * 100.0).round() / 100.0,
+        minutes: source.minutes.map(|m| [m.low, m.high]),
         techniques: techniques_of(path, path_note.is_none()),
         path: steps,
         path_note,

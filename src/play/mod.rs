@@ -5,7 +5,7 @@
 //! and ends with the inline script of `rules.js` and `player.js`, which mounts every `.sp-player`.
 //! The JSON object is [`PlayerData`] (the player contract of issue 20, shared with the JS player
 //! and the feed site): geometry, regions, givens, cages, solution, level and score, the
-//! canonical `key`, the grader's `path` (the steps `explain` prints, in the same words) and the
+//! estimated solving time `minutes` (`[low, high]`), the canonical `key`, the grader's `path` (the steps `explain` prints, in the same words) and the
 //! generator's `making` (a re-run of the row with the recording hook). Besides the contract,
 //! `pathNote` and `makingNote` say why `path` or `making` is empty.
 //!
@@ -88,14 +88,15 @@ pub fn store_player(store: &Store, row: &StoredPuzzle) -> Result<PlayerData, Pla
         });
     }
     let id = row.id.to_string();
-    let (level, score) = match &row.grade {
-        Some(g) => (row.level.clone(), g.score),
+    let (level, score, minutes) = match &row.grade {
+        Some(g) => (row.level.clone(), g.score, g.minutes),
         None => (
             path.grade
                 .level
                 .map_or("unrated", |l| l.as_str())
                 .to_string(),
             path.grade.score,
+            path.grade.minutes,
         ),
     };
     let source = Source {
@@ -103,6 +104,7 @@ pub fn store_player(store: &Store, row: &StoredPuzzle) -> Result<PlayerData, Pla
         id,
         level,
         score,
+        minutes,
     };
     let (making, note) = match making_of(store, row)? {
         Ok(steps) => (steps, None),

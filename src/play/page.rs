@@ -10,6 +10,7 @@
 //! the template shows in the first test that renders a page, since the template is compiled in.
 
 use super::data::{to_script_json, PlayerData};
+use crate::grader::Minutes;
 use base64::Engine;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -153,10 +154,13 @@ pub fn page_html(players: &[PlayerData], info: &PageInfo) -> Result<String, Page
 }
 
 fn player_view<'a>(p: &'a PlayerData, info: &'a PageInfo) -> PlayerView<'a> {
-    let level = match p.level.as_str() {
+    let mut level = match p.level.as_str() {
         "unrated" | "" => "not rated".to_string(),
         level => format!("{level}, score {:.1}", p.score),
     };
+    if let Some([low, high]) = p.minutes {
+        level.push_str(&format!(", about {}", Minutes { low, high }.label()));
+    }
     PlayerView {
         id: &p.id,
         title: &p.title,

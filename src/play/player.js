@@ -129,7 +129,8 @@
 
     var top = el('div', 'sp-top');
     // The page may already say level and score above the player (play-page's template does).
-    var meta = section.querySelector('.sp-meta') ? '' : [d.level, d.score != null ? 'score ' + d.score : null].filter(Boolean).join(' · ');
+    var minutes = d.minutes ? d.minutes[0] + '–' + d.minutes[1] + ' min' : null;
+    var meta = section.querySelector('.sp-meta') ? '' : [d.level, d.score != null ? 'score ' + d.score : null, minutes].filter(Boolean).join(' · ');
     top.appendChild(el('span', 'sp-meta', meta));
     this.timeEl = el('span', 'sp-time', '00:00', { role: 'timer', 'aria-label': 'Time' });
     top.appendChild(this.timeEl);

@@ -21,6 +21,7 @@ fn source(id: &str, puzzle: &Puzzle) -> Source {
         title: super::data::default_title(puzzle, id),
         level: "hard".into(),
         score: 18.734,
+        minutes: Some(crate::grader::Minutes { low: 12, high: 17 }),
     }
 }
 
@@ -86,6 +87,7 @@ fn check_contract(json: &Value, puzzle: &Puzzle, solution: &Grid) {
     }
     assert_eq!(json["level"], "hard");
     assert_eq!(json["score"], 18.73);
+    assert_eq!(json["minutes"], serde_json::json!([12, 17]));
     let title = json["title"].as_str().unwrap();
     assert!(title.ends_with(&format!("{n}x{n} · #42")), "{title}");
     let none = Value::Array(Vec::new());
@@ -282,12 +284,16 @@ fn the_page_escapes_text_and_hashes_its_inline_blocks() {
         title: "A <page>".into(),
         ..PageInfo::default()
     };
+    let data_copy = data.clone();
     let html = page_html(&[data.clone(), data], &info).unwrap();
     assert!(html.contains("<title>A &lt;page&gt;</title>"));
     assert!(html.contains(
         "<h2 id=\"p-42-title\">&lt;&#x2f;script&gt;&lt;b&gt;x&lt;&#x2f;b&gt; &amp; &quot;q&quot;</h2>"
     ));
     assert_eq!(html.matches("class=\"sp-data\"").count(), 2);
+    // The header line under each title: level, score and the estimated solving time.
+    let meta = "<p class=\"sp-meta\">hard, score 18.7, about 12\u{2013}17 min</p>";
+    assert_eq!(html.matches(meta).count(), 2, "{meta}");
     // Two data blocks and the player: three script elements, each closed once.
     assert_eq!(html.matches("</script>").count(), 3);
     let script = page_script();
@@ -303,6 +309,10 @@ fn the_page_escapes_text_and_hashes_its_inline_blocks() {
     assert!(html.contains(&format!("content=\"{escaped}\"")), "CSP");
     assert!(!html.contains("http:") && !html.contains("https:"));
     assert!(html.contains("name=\"viewport\""));
+    let mut unestimated = data_copy;
+    unestimated.minutes = None;
+    let html = page_html(&[unestimated], &info).unwrap();
+    assert!(html.contains("<p class=\"sp-meta\">hard, score 18.7</p>"));
 }
 
 #[test]

@@ -3,13 +3,20 @@
 use super::book::*;
 use super::draw::Item;
 use crate::cage::Cage;
-use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+use crate::generator::{generate_puzzle, GeneratorConfig, Outcome, Variant};
 use crate::geometry::{Cell, Geometry};
+use crate::grader::Minutes;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
 fn killers(size: u8, count: u64) -> Vec<(Puzzle, Grid)> {
+    made(Variant::Killer, size, count)
+}
+
+/// The puzzles items `0..count` of seed 7 make (rejected items left out), for the layout tests.
+pub(super) fn made(variant: Variant, size: u8, count: u64) -> Vec<(Puzzle, Grid)> {
     let config = GeneratorConfig {
+        variant,
         size,
         ..GeneratorConfig::default()
     };
@@ -41,6 +48,7 @@ fn one_section<'a>(puzzles: &'a [(Puzzle, Grid)]) -> Vec<Section<'a>> {
             .map(|(i, (p, s))| Entry {
                 number: i + 1,
                 level: "easy".into(),
+                minutes: Some(Minutes { low: 3, high: 5 }),
                 puzzle: p,
                 solution: s,
             })
@@ -226,4 +234,71 @@ fn a_long_title_wraps_inside_the_margins() {
             .join(" "),
         s.title
     );
+}
+
+/// The caption texts right of "Puzzle N" on every page, with their sizes.
+fn captions(pages: &[Page]) -> Vec<(f32, String)> {
+    let all: Vec<&Item> = pages.iter().flat_map(|p| &p.drawing.items).collect();
+    let mut out = Vec::new();
+    for (i, item) in all.iter().enumerate() {
+        if let Item::Text { text, y, .. } = item {
+            if let (
+                true,
+                Some(Item::Text {
+                    text: right,
+                    y: ry,
+                    size,
+                    ..
+                }),
+            ) = (text.starts_with("Puzzle "), all.get(i + 1))
+            {
+                assert_eq!(y, ry, "one baseline");
+                out.push((*size, right.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_caption_gives_the_level_and_the_minutes_in_one_size_a_page() {
+    let puzzles = killers(9, 2);
+    let mut sections = one_section(&puzzles);
+    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
+    assert_eq!(
+        captions(&pages),
+        vec![(9.0, "Easy \u{b7} 3\u{2013}5 min".to_string()); 2]
+    );
+    // Not graded yet: the level alone.
+    sections[0].entries[0].minutes = None;
+    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
+    assert_eq!(captions(&pages)[0], (9.0, "Easy".to_string()));
+
+    // Narrow slots (4x4 killers 4 a page on a5): 3-5 min fits at 9 pt, 100-150 min only at
+    // 7 pt, and then the whole page is set at 7 pt.
+    let small = killers(4, 2);
+    let mut narrow = one_section(&small);
+    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    let nine = captions(&pages);
+    assert!(nine.iter().all(|c| c.0 == 9.0), "{nine:?}");
+    let long = Minutes {
+        low: 100,
+        high: 150,
+    };
+    narrow[0].entries[0].minutes = Some(long);
+    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    assert_eq!(
+        captions(&pages),
+        vec![
+            (7.0, "Easy \u{b7} 100\u{2013}150 min".to_string()),
+            (7.0, "Easy \u{b7} 3\u{2013}5 min".to_string())
+        ]
+    );
+    // A range that fits at no size: the page shows the levels alone.
+    narrow[0].entries[1].minutes = Some(Minutes {
+        low: 1_000_000_000,
+        high: 2_000_000_000,
+    });
+    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    assert_eq!(captions(&pages), vec![(9.0, "Easy".to_string()); 2]);
 }

@@ -25,6 +25,7 @@ pub fn book_sections(chosen: &[Chosen]) -> Vec<Section<'_>> {
                     Entry {
                         number,
                         level: p.level.clone(),
+                        minutes: p.grade.as_ref().and_then(|g| g.minutes),
                         puzzle: &p.puzzle,
                         solution: &p.solution,
                     }

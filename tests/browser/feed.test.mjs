@@ -73,6 +73,13 @@ test('the feed site works from file:// and its day pages play', { skip, timeout:
       const links = await b.exec('return [...document.querySelectorAll(`#${arguments[0]} .sp-player-links a`)].map((a) => a.href)', id);
       assert.ok(links.length === 2 && links[0].startsWith('https://sudokupad.app/') && links[1].startsWith('https://f-puzzles.com/'), `${id}: ${links}`);
     }
+    // Under each title: the level, the score and the estimated solving time of the page data.
+    for (const id of players) {
+      const meta = await b.text(await b.find(`#${id} .sp-meta`));
+      const minutes = (await readPlayerData(b, `#${id}`)).minutes;
+      assert.ok(Array.isArray(minutes) && minutes[0] <= minutes[1], `${id}: minutes ${minutes}`);
+      assert.match(meta, new RegExp(`^medium, score \\d+\\.\\d, about ${minutes[0]}–${minutes[1]} min$`), `${id}: ${meta}`);
+    }
     await shot(b, 'feed-day');
 
     // Play the second puzzle to the end: a hint first, then the whole solution by keyboard.

@@ -1,7 +1,7 @@
 //! `book` and `render` through the real binary: the PDF's structure read back with lopdf, bytes
 //! reproducible, SVG files, and bad input refused with nothing written.
 
-use crate::common::run_in;
+use crate::common::{self, ok, one_line, seven_db};
 use lopdf::content::Content;
 use lopdf::{Document, Object};
 use std::collections::{BTreeMap, HashSet};
@@ -9,56 +9,19 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use sudoku_press::store::{Query, Store};
 
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    stderr
-}
-
 fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?} should fail with 2: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
-    stderr
+    one_line(common::fails(dir, args))
 }
 
 /// One database for every test: 10 killers 9x9, 6 killers 6x6, 2 jigsaws (made once).
 fn db() -> &'static Path {
     static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, path) = DB.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        for (variant, size, count) in [
-            ("killer", "9", "10"),
-            ("killer", "6", "6"),
-            ("jigsaw", "9", "2"),
-        ] {
-            ok(
-                d,
-                &[
-                    "generate",
-                    "--variant",
-                    variant,
-                    "--size",
-                    size,
-                    "--count",
-                    count,
-                    "--seed",
-                    "7",
-                    "--db",
-                    "p.db",
-                ],
-            );
-        }
-        let path = d.join("p.db");
-        (dir, path)
+        seven_db(&[
+            ("killer", "9", "10", None),
+            ("killer", "6", "6", None),
+            ("jigsaw", "9", "2", None),
+        ])
     });
     path
 }
@@ -179,6 +142,13 @@ fn a_killer_book_has_the_pages_fonts_text_and_boxes_it_should() {
             "sum {sum} x{times} on page 2: {text:?}"
         );
     }
+    // Beside each level, the estimated solving time ("Medium · 15–25 min").
+    for p in &puzzles[..4] {
+        let m = p.grade.as_ref().and_then(|g| g.minutes).unwrap();
+        let range = format!("{}\u{2013}{}", m.low, m.high);
+        assert!(text.contains_key(&range), "{range} on page 2: {text:?}");
+    }
+    assert_eq!(text.get("min"), Some(&4), "{text:?}");
     let key = doc.extract_text(&[4]).unwrap();
     let ones = key.split_whitespace().filter(|t| *t == "1").count();
     assert!(ones >= 8 * 9, "eight solved 9x9 grids hold 72 ones: {ones}");

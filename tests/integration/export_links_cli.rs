@@ -1,7 +1,7 @@
 //! `export --format fpuzzles|sudokupad|fpuzzles-url|sudokuwiki|sudocue|ipuz` through the binary:
 //! one line a puzzle, each reading back to the stored puzzle.
 
-use crate::common::run_in;
+use crate::common::{gen, ok, run_in};
 use std::path::Path;
 use sudoku_press::format::{fpuzzles, ipuz, jsonl, sudocue, sudokuwiki};
 
@@ -21,20 +21,9 @@ fn every_link_format_reads_back_to_the_stored_puzzles() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (db, variant, size) in [("k9.db", "killer", "9"), ("k6.db", "killer", "6")] {
-        let args = [
-            "generate",
-            "--variant",
-            variant,
-            "--size",
-            size,
-            "--count",
-            "3",
-        ];
-        let out = run_in(d, &[&args[..], &["--seed", "7", "--db", db]].concat());
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        ok(
+            d,
+            &[&gen(variant, size, "3", Some("7"))[..], &["--db", db]].concat(),
         );
     }
     for db in ["k9.db", "k6.db"] {

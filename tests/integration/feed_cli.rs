@@ -1,7 +1,7 @@
 //! `sudoku-press feed` through the binary: the day's files, idempotent re-runs, no repeats, a short
 //! pool, bad input, an old database upgraded, and two processes issuing the same day at once.
 
-use crate::common::{bin, run_in};
+use crate::common::{self, bin, ok, one_line};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
@@ -22,20 +22,8 @@ all = ["killer-9-medium", "killer-9-hard"]
 sun = ["killer-9-extreme", "killer-9-extreme"]
 "#;
 
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    stderr
-}
-
 fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(!stderr.contains("panicked"));
-    stderr
+    one_line(common::fails(dir, args))
 }
 
 /// A database of 100 9x9 killers (seed 3: 5 easy, 76 medium, 12 hard, 7 extreme when graded on
@@ -152,6 +140,18 @@ fn a_day_is_written_reissued_identically_and_never_repeats() {
     for p in puzzles {
         let id = p["id"].as_str().unwrap();
         assert!(html.contains(&format!("id=\"p-{id}\"")), "{id}");
+        // The estimated solving time: a field of the JSON, and beside the level on the page.
+        let (low, high) = (p["minutes"][0].as_u64(), p["minutes"][1].as_u64());
+        let (Some(low), Some(high)) = (low, high) else {
+            panic!("minutes [low, high]: {}", p["minutes"]);
+        };
+        assert!(0 < low && low <= high, "{low}-{high}");
+        let meta = format!("{}, score ", p["level"].as_str().unwrap());
+        let minutes = format!(", about {low}\u{2013}{high} min</p>");
+        assert!(
+            html.contains(&meta) && html.contains(&minutes),
+            "{meta} … {minutes}"
+        );
     }
     assert!(html.contains("\"path\":[{") && html.contains("script-src &#x27;sha256-"));
     let pdf = std::fs::read(d.join("out/2026-11-27.pdf")).unwrap();

@@ -2,10 +2,10 @@
 //! on every run (a far-future date refused, an older day issued late, seven feeds at once),
 //! `--withdraw`, `--base-url`/`--title`, and a folder whose pages link to each other relatively.
 
-use crate::common::{bin, run_in};
+use crate::common::{self, bin};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 
 const SCHEDULE: &str = r#"
 [feed]
@@ -22,24 +22,20 @@ all = ["killer-6-medium"]
 fn setup(recent: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let out = run_in(
+    common::ok(
         d,
         &[
             "generate", "--size", "6", "--level", "medium", "--seed", "5", "--count", "24", "--db",
             "p.db",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let schedule = SCHEDULE.replace("recent = 3", &format!("recent = {recent}"));
     std::fs::write(d.join("s.toml"), schedule).unwrap();
     dir
 }
 
-fn feed(d: &Path, extra: &[&str]) -> Output {
+/// `feed` on the test database, schedule and `out`, with `extra`.
+fn feed<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "feed",
         "--db",
@@ -50,23 +46,15 @@ fn feed(d: &Path, extra: &[&str]) -> Output {
         "out",
     ];
     args.extend_from_slice(extra);
-    run_in(d, &args)
+    args
 }
 
 fn ok(d: &Path, extra: &[&str]) -> String {
-    let out = feed(d, extra);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{extra:?}: {stderr}");
-    stderr
+    common::ok(d, &feed(extra))
 }
 
 fn fails(d: &Path, extra: &[&str]) -> String {
-    let out = feed(d, extra);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
+    common::one_line(common::fails(d, &feed(extra)))
 }
 
 fn read(d: &Path, name: &str) -> String {

@@ -1,49 +1,11 @@
 //! `generate`, `merge`, `export` and `stats` through the real binary, in temp directories.
 
-use crate::common::{bin, run_in};
+use crate::common::{bin, fails, gen, ok, run_in};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use sudoku_press::canonical::canonical_key;
 use sudoku_press::format::jsonl::parse_line;
 use sudoku_press::solver::{count_solutions, solve};
-
-/// `generate --variant V --size N --count C [--seed S]`.
-fn gen<'a>(variant: &'a str, size: &'a str, count: &'a str, seed: Option<&'a str>) -> Vec<&'a str> {
-    let mut args = vec![
-        "generate",
-        "--variant",
-        variant,
-        "--size",
-        size,
-        "--count",
-        count,
-    ];
-    if let Some(seed) = seed {
-        args.extend(["--seed", seed]);
-    }
-    args
-}
-
-/// Run and require success; returns stderr.
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    stderr
-}
-
-/// Run and require the usage/input error exit code 2; returns stderr.
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?} should fail with 2: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
 
 fn export(dir: &Path, db: &str, format: &str) -> String {
     let out = run_in(dir, &["export", "--db", db, "--format", format]);

@@ -2,7 +2,7 @@
 //! `sp-data` JSON matches the stored puzzle, whose CSP hashes match its inline blocks and which
 //! names no web address; bad input refused with nothing written.
 
-use crate::common::run_in;
+use crate::common::{fails, ok, seven_db};
 use base64::Engine;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -10,54 +10,17 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use sudoku_press::store::Store;
 
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    stderr
-}
-
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?} should fail: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
-
 /// One database for every test: 3 killers 9x9 (ids 1-3), 2 jigsaws 6x6 (4-5), 2 classic 4x4
 /// (6-7), 1 killer 6x6 aimed at hard (8).
 fn db() -> &'static Path {
     static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, path) = DB.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        for (variant, size, count, more) in [
+        seven_db(&[
             ("killer", "9", "3", None),
             ("jigsaw", "6", "2", None),
             ("classic", "4", "2", None),
             ("killer", "6", "1", Some("hard")),
-        ] {
-            let mut args = vec![
-                "generate",
-                "--variant",
-                variant,
-                "--size",
-                size,
-                "--count",
-                count,
-                "--seed",
-                "7",
-                "--db",
-                "p.db",
-            ];
-            if let Some(level) = more {
-                args.extend(["--level", level]);
-            }
-            ok(d, &args);
-        }
-        let path = d.join("p.db");
-        (dir, path)
+        ])
     });
     path
 }

@@ -12,6 +12,7 @@ pub use preflight::{preflight, InkOutside};
 pub use trim::{gutter, kdp_gutter, Trim, BLEED, TRIMS};
 
 use super::draw::Drawing;
+use crate::grader::Minutes;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use pages::{draw_page, Front};
@@ -52,6 +53,8 @@ pub struct Entry<'a> {
     pub number: usize,
     /// Its level (any text: `easy` .. `extreme`).
     pub level: String,
+    /// The estimated solving time, printed beside the level (`None`: not graded yet).
+    pub minutes: Option<Minutes>,
     /// The puzzle.
     pub puzzle: &'a Puzzle,
     /// Its solution, for the key.

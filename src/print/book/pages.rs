@@ -309,10 +309,13 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
     let slot_w = (inner.w - (cols - 1) as f32 * GAP) / cols as f32;
     let slot_h = (inner.h - (rows - 1) as f32 * GAP) / rows as f32;
     let side = slot_side(inner, settings.per_page);
-    for (i, entry) in entries.iter().enumerate() {
-        let n = entry.puzzle.size() as f32;
-        let cell = (side / n).min(MAX_CELL);
-        let grid = cell * n;
+    let cell = |entry: &Entry| (side / entry.puzzle.size() as f32).min(MAX_CELL);
+    let slots: Vec<(&Entry, f32)> = entries
+        .iter()
+        .map(|e| (e, cell(e) * e.puzzle.size() as f32))
+        .collect();
+    let (size, rights) = captions(&slots);
+    for (i, ((entry, grid), right)) in slots.iter().zip(rights).enumerate() {
         let (col, row) = (i % cols, i / cols);
         let x = inner.x + col as f32 * (slot_w + GAP) + (slot_w - grid) / 2.0;
         let y = inner.y + row as f32 * (slot_h + GAP) + (slot_h - grid - CAPTION) / 2.0;
@@ -320,24 +323,64 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
             x,
             y + 10.0,
             10.0,
-            format!("Puzzle {}", entry.number),
+            caption_left(entry),
             Align::Left,
             Weight::Bold,
         ));
         items.push(text(
             x + grid,
             y + 10.0,
-            9.0,
-            capitalised(&entry.level),
+            size,
+            right,
             Align::Right,
             Weight::Regular,
         ));
         let style = GridStyle {
-            cell,
+            cell: cell(entry),
             shade: settings.shade,
             cages: true,
         };
         items.extend(draw_grid(entry.puzzle, None, (x, y + CAPTION), style));
+    }
+}
+
+/// Widths of a character as the caption is estimated, in ems: at least DejaVu Sans's widest
+/// digit (0.636 em regular, 0.696 em bold), above its average letter.
+const REGULAR_EM: f32 = 0.64;
+const BOLD_EM: f32 = 0.7;
+/// Space kept between the caption's two texts.
+const CAPTION_GAP: f32 = 6.0;
+
+/// The left-hand text of a puzzle's caption: "Puzzle 12" (bold, 10 pt).
+fn caption_left(entry: &Entry) -> String {
+    format!("Puzzle {}", entry.number)
+}
+
+/// The right-hand texts of a page's captions, one size for the page: the level and the
+/// estimated solving time ("Medium · 15–25 min") at 9 pt, or at 7 pt where a grid (the width of
+/// each slot's grid is given) is too narrow for that beside its "Puzzle N", else the levels
+/// alone at 9 pt. A puzzle with no estimate shows its level alone, at the page's size.
+fn captions(slots: &[(&Entry, f32)]) -> (f32, Vec<String>) {
+    let width = |text: &str, size: f32, em: f32| text.chars().count() as f32 * size * em;
+    let text = |entry: &Entry| {
+        let level = capitalised(&entry.level);
+        match entry.minutes {
+            Some(minutes) => format!("{level} \u{b7} {}", minutes.label()),
+            None => level,
+        }
+    };
+    let fits = |size: f32| {
+        slots.iter().all(|&(entry, grid)| {
+            let room = grid - width(&caption_left(entry), 10.0, BOLD_EM) - CAPTION_GAP;
+            width(&text(entry), size, REGULAR_EM) <= room
+        })
+    };
+    match [9.0, MIN_TEXT].into_iter().find(|&size| fits(size)) {
+        Some(size) => (size, slots.iter().map(|&(e, _)| text(e)).collect()),
+        None => (
+            9.0,
+            slots.iter().map(|&(e, _)| capitalised(&e.level)).collect(),
+        ),
     }
 }
 

@@ -49,25 +49,12 @@ pub fn preflight(pages: &[Page], width: impl Fn(Weight, &str, f32) -> f32) -> Ve
 mod tests {
     use super::super::*;
     use crate::generator::Variant;
-    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+    use crate::grader::Minutes;
     use crate::grid::Grid;
-    use crate::print::draw::{Item, Polyline};
+    use crate::print::draw::{Align, Item, Polyline};
+    use crate::print::tests::made;
     use crate::puzzle::Puzzle;
     use crate::render::font::text_width;
-
-    fn made(variant: Variant, size: u8, count: u64) -> Vec<(Puzzle, Grid)> {
-        let config = GeneratorConfig {
-            variant,
-            size,
-            ..GeneratorConfig::default()
-        };
-        (0..count)
-            .filter_map(|i| match generate_puzzle(&config, 7, i) {
-                Outcome::Generated(g) => Some((g.puzzle, g.solution)),
-                Outcome::Rejected(_) => None,
-            })
-            .collect()
-    }
 
     fn sections(puzzles: &[(Puzzle, Grid)]) -> Vec<Section<'_>> {
         vec![Section {
@@ -78,6 +65,11 @@ mod tests {
                 .map(|(i, (p, s))| Entry {
                     number: i + 1,
                     level: "extreme".into(),
+                    // The longest range the grader gives, so the widest caption.
+                    minutes: Some(Minutes {
+                        low: 100,
+                        high: 150,
+                    }),
                     puzzle: p,
                     solution: s,
                 })
@@ -93,6 +85,7 @@ mod tests {
             made(Variant::Classic, 9, 7),
             made(Variant::Jigsaw, 9, 7),
             made(Variant::KillerJigsaw, 9, 7),
+            made(Variant::Classic, 4, 7),
         ];
         let mut books = 0;
         for puzzles in &sets {
@@ -120,11 +113,55 @@ mod tests {
                             trim.name,
                             &outside[..outside.len().min(3)]
                         );
+                        let overlaps = caption_overlaps(&pages);
+                        assert!(
+                            overlaps.is_empty(),
+                            "{} {per_page} a page: {overlaps:?}",
+                            trim.name
+                        );
                     }
                 }
             }
         }
         assert!(books > 60, "{books} books laid out");
+    }
+
+    /// Captions whose two texts ("Puzzle N" on the left, the level and minutes on the right, on
+    /// one baseline) overlap when measured in the embedded font: (page, left text, right text).
+    fn caption_overlaps(pages: &[Page]) -> Vec<(usize, String, String)> {
+        let mut out = Vec::new();
+        for (p, page) in pages.iter().enumerate() {
+            let texts: Vec<_> = page
+                .drawing
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Text {
+                        x,
+                        y,
+                        size,
+                        text,
+                        align,
+                        weight,
+                    } => Some((*x, *y, text_width(*weight, text, *size), text, *align)),
+                    _ => None,
+                })
+                .collect();
+            for (lx, ly, lw, left, _) in texts.iter().filter(|t| t.3.starts_with("Puzzle ")) {
+                // Its right-hand text: the nearest right-aligned one after it on its baseline.
+                let right = texts
+                    .iter()
+                    .filter(|t| t.1 == *ly && matches!(t.4, Align::Right) && t.0 > *lx)
+                    .min_by(|a, b| a.0.total_cmp(&b.0));
+                let Some((rx, _, rw, right, _)) = right else {
+                    continue;
+                };
+                if rx - rw < lx + lw {
+                    out.push((p + 1, left.to_string(), right.to_string()));
+                }
+            }
+        }
+        out
     }
 
     #[test]
