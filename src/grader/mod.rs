@@ -31,6 +31,7 @@ pub use level::{Level, UnknownLevel};
 /// 1: the ladder's levels (issue 6's first cut); 2: calibrated score and score thresholds.
 /// 3: sum algebra (an expert rung before the chains).
 /// 4: trial follows its assumption with the easy rungs only (scores of puzzles that need trial).
-pub const GRADER_VERSION: i64 = 4;
+/// 5: combination blocking and cage interactions (expert rungs after sum algebra, issue 25).
+pub const GRADER_VERSION: i64 = 5;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -9,6 +9,7 @@
 //! the weights at the bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
 //! Solo killer, basic ones included, needs them (Solo's `split_block`).
 
+pub mod blocking;
 pub(crate) mod cage_view;
 pub mod cages;
 pub(crate) mod context;
@@ -182,6 +183,13 @@ pub static LADDER: &[Rung] = &[
     rung(T::HiddenQuad, Hard, 60.0, one(plain::find_hidden_quad)),
     rung(T::Jellyfish, Hard, 80.0, one(plain::find_jellyfish)),
     cage_rung(T::SumAlgebra, Expert, 90.0, sums::sum_algebra),
+    cage_rung(
+        T::CombinationBlocking,
+        Expert,
+        110.0,
+        blocking::cage_blocking,
+    ),
+    cage_rung(T::CageInteraction, Expert, 120.0, blocking::house_blocking),
     rung(T::XChain, Expert, 100.0, one(plain::find_x_chain)),
     rung(T::XyChain, Expert, 100.0, one(plain::find_xy_chain)),
     rung(T::Aic, Expert, 130.0, one(plain::find_aic)),
