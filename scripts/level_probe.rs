@@ -1,7 +1,8 @@
 //! Probe the generator at given settings, one thread: rate, rejections, the grader's levels and
 //! cage counts of what comes out. `cargo run --release --example level_probe -- count=200
 //! seed=1 min_cages=18 max_cages=22 max_cage_size=9 level=hard` (every key optional; `level`
-//! may repeat as `level=hard,expert`).
+//! may repeat as `level=hard,expert`; without it the probe draws the default level mix of
+//! `generator::mix`, as `generate` does, and `level=any` gives the unsteered generator).
 
 use std::collections::BTreeMap;
 use std::time::Instant;

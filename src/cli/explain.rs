@@ -15,13 +15,13 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use sudoku_press::format::{Entry, Format, Item, RawObject};
+use sudoku_press::format::{Entry, Format, Item};
+use sudoku_press::geometry::Geometry;
 use sudoku_press::grader::json::grade_keys;
 use sudoku_press::grader::techniques::level_of;
-use sudoku_press::grader::text::{hints, house_name, step_text};
+use sudoku_press::grader::text::{hints, house_name, level_text, step_text};
 use sudoku_press::grader::{solve_logically, Grade, Path};
-use sudoku_press::pipeline::rate::no_solution;
-use sudoku_press::pipeline::solve::reason_of;
+use sudoku_press::pipeline::rate::{id_in, Unsolvable};
 use sudoku_press::puzzle::cell_name;
 
 /// How `explain` writes.
@@ -71,15 +71,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 error,
                 object,
             } => {
-                let reason = format!("no solution: {}", reason_of(&error));
-                eprintln!("line {line}: {reason}");
+                let answer = Unsolvable::new(line, &error, object);
+                eprintln!("{}", answer.message());
                 ungraded += 1;
-                let id = object.as_ref().and_then(id_in);
                 let head = Head {
                     index,
-                    id,
-                    grade: &no_solution(),
-                    reason: &reason,
+                    id: answer.id(),
+                    grade: &answer.grade,
+                    geometry: None,
+                    reason: &answer.reason,
                 };
                 match args.format {
                     Output::Text => write_text_head(&mut out, &head)?,
@@ -102,12 +102,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `id` of a JSON line, if it has one: a string as it is, anything else as its JSON text.
-fn id_in(object: &RawObject) -> Option<String> {
-    let id = object.get("id")?;
-    Some(id.as_str().map_or_else(|| id.to_string(), str::to_string))
-}
-
 /// The first line of a puzzle's answer: its number, id and grade.
 struct Head<'a> {
     /// 0-based position in the input.
@@ -116,6 +110,8 @@ struct Head<'a> {
     id: Option<String>,
     /// The grade.
     grade: &'a Grade,
+    /// The puzzle's geometry (names the hardest step's cells; `None` without a puzzle).
+    geometry: Option<&'a Geometry>,
     /// Why it has no level (used when `grade.level` is `None`).
     reason: &'a str,
 }
@@ -123,7 +119,7 @@ struct Head<'a> {
 /// `text` safe to print on a terminal or in a log: control characters (ANSI escapes start with
 /// one), bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and direction
 /// marks are shown as `\u{..}` instead of acting on the screen.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     let acts = |c: char| {
         c.is_control()
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
@@ -153,14 +149,21 @@ fn write_text_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
     let Some(level) = g.level else {
         return writeln!(out, "{title}: not graded: {}", head.reason);
     };
+    let minutes = g.minutes.map_or(String::new(), |m| {
+        format!(", about {}–{} min", m.low, m.high)
+    });
     writeln!(
         out,
-        "{title}: {level}, score {:.2}, hardest: {}, {} steps{}",
+        "{title}: {level}, score {:.2}{minutes}, hardest: {}, {} steps{}",
         g.score,
         g.hardest.map_or("-", |t| t.name()),
         g.steps,
         if g.trial { ", needs trial" } else { "" }
-    )
+    )?;
+    match (head.geometry, level_text(g, head.geometry)) {
+        (Some(_), Some(why)) => writeln!(out, "      {why}"),
+        _ => Ok(()),
+    }
 }
 
 fn write_jsonl_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
@@ -168,7 +171,7 @@ fn write_jsonl_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
     line.insert("type".into(), json!("grade"));
     line.insert("puzzle".into(), json!(head.index));
     line.insert("id".into(), json!(head.id));
-    line.extend(grade_keys(head.grade));
+    line.extend(grade_keys(head.grade, head.geometry));
     // Last, and null when graded (`rate` leaves it out then).
     let reason = head.grade.level.is_none().then_some(head.reason);
     line.insert("reason".into(), json!(reason));
@@ -176,11 +179,12 @@ fn write_jsonl_head<W: Write>(out: &mut W, head: &Head) -> std::io::Result<()> {
     writeln!(out)
 }
 
-fn head<'a>(index: usize, entry: &Entry, grade: &'a Grade) -> Head<'a> {
+fn head<'a>(index: usize, entry: &'a Entry, grade: &'a Grade) -> Head<'a> {
     Head {
         index,
         id: entry.object.as_ref().and_then(id_in),
         grade,
+        geometry: Some(entry.puzzle.geometry()),
         reason: grade.reason().unwrap_or("?"),
     }
 }
@@ -224,7 +228,7 @@ fn write_jsonl<W: Write>(
         let line = json!({
             "type": "step", "puzzle": index, "step": i + 1,
             "technique": step.technique.as_str(), "name": step.technique.name(),
-            "level": level_of(step.technique).as_str(),
+            "level": level_of(step.technique).as_str(), "weight": path.weights.get(i),
             "placements": step.placements.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "eliminations": step.eliminations.iter().map(|&(c, d)| json!([cell(c), d.get()])).collect::<Vec<_>>(),
             "cells": step.cells.iter().map(|&c| cell(c)).collect::<Vec<_>>(),

@@ -51,7 +51,8 @@ pub struct Args {
     size: Option<u8>,
     /// Make every puzzle of this level: easy, medium, hard, expert or extreme (repeat the flag
     /// for a mix, equally likely; weighted mixes: `levels = { easy = 0.2, hard = 0.8 }` under
-    /// [generator] in a --config file).
+    /// [generator] in a --config file), or `any`: each puzzle keeps the level it comes out at.
+    /// Without it: the default mix for the variant and size (README, "Levels").
     #[arg(long = "level", value_name = "LEVEL")]
     levels: Vec<String>,
     /// Run only share I of N of the work items (items i with i % N == I) [default: 0/1].

@@ -1,6 +1,9 @@
 //! `sudoku-press rate`: grade every puzzle of a file the way people solve, in parallel, one JSON
-//! line per puzzle in input order (the input's own keys kept, then `level`, `score`, `hardest`,
-//! `techniques`, `trial`, `steps`; `level: null` and a `reason` when there is no unique solution).
+//! line per puzzle in input order (the input's own keys kept, then `level`, `score`, `minutes`
+//! (the estimated solving time, `[low, high]`), `hardest`, `techniques`, `trial`, `hardest_step`
+//! (the step that made the level: its number, technique, rung level and weight, cells),
+//! `level_from` (`hardest_step` or `work`), `steps`; `level: null` and a `reason` when there is
+//! no unique solution).
 //! A puzzle that breaks a rule no solution can keep (a cage sum its cells cannot make, clashing
 //! givens) is answered too (`level: null`, `reason: "no solution: ..."`; `line` when the input
 //! has no keys of its own) and the batch goes on, as `solve` does.
@@ -13,8 +16,8 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use sudoku_press::format::{jsonl, Format};
 use sudoku_press::grader::json::grade_keys;
-use sudoku_press::pipeline::rate::rate_stream;
-use sudoku_press::pipeline::solve::{reason_of, Item, SolveStreamError};
+use sudoku_press::pipeline::rate::{rate_stream, Unsolvable};
+use sudoku_press::pipeline::solve::{Item, SolveStreamError};
 use sudoku_press::settings::MAX_THREADS;
 
 /// Flags of `rate`.
@@ -41,9 +44,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rated = rate_stream(items, args.threads as usize, |item, grade| {
         ungraded += usize::from(grade.level.is_none());
         written += 1;
-        let mut keys = grade_keys(grade);
         match item {
             Item::Entry(entry) => {
+                let keys = grade_keys(grade, Some(entry.puzzle.geometry()));
                 jsonl::write_answer(&mut out, entry.object.as_ref(), &entry.puzzle, keys)
             }
             Item::Unsolvable {
@@ -51,16 +54,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 error,
                 object,
             } => {
-                let reason = format!("no solution: {}", reason_of(&error));
-                eprintln!("line {line}: {reason}");
-                keys.insert("reason".into(), reason.into());
-                match object {
+                let answer = Unsolvable::new(line, &error, object);
+                eprintln!("{}", answer.message());
+                let keys = answer.keys();
+                match &answer.object {
                     Some(object) => object.write_with(&mut out, &keys),
                     None => {
-                        let mut answer = jsonl::Object::new();
-                        answer.insert("line".into(), line.into());
-                        answer.extend(keys);
-                        jsonl::write_object(&mut out, &answer)
+                        let mut line = jsonl::Object::new();
+                        line.insert("line".into(), answer.line.into());
+                        line.extend(keys);
+                        jsonl::write_object(&mut out, &line)
                     }
                 }
             }

@@ -1,8 +1,11 @@
-//! `sudoku-press stats`: counts per variant and level, cage statistics and generation rate.
+//! `sudoku-press stats`: counts per variant and level, how far they are from the default level
+//! mix, cage statistics and generation rate.
 
 use std::io::Write;
 use std::path::PathBuf;
+use sudoku_press::generator::mix::MixGap;
 use sudoku_press::grader::Level;
+use sudoku_press::settings;
 use sudoku_press::store::{RunState, Store, Summary, VariantCount};
 
 /// Flags of `stats`.
@@ -73,6 +76,45 @@ fn level_rank(name: &str) -> Option<Level> {
     name.parse().ok()
 }
 
+/// Per variant and size, each level's share of the graded puzzles beside the default mix's
+/// target (what `generate` aims at without `--level`), and the largest gap.
+fn render_mix(s: &Summary) -> String {
+    let mut lines = Vec::new();
+    for v in &s.by_variant {
+        let (Ok(variant), Ok(size)) = (settings::parse_variant(&v.variant), u8::try_from(v.size))
+        else {
+            continue;
+        };
+        let counts: Vec<(Level, u64)> = s
+            .by_level
+            .iter()
+            .filter(|l| l.variant == v.variant && l.size == v.size)
+            .filter_map(|l| Some((l.level.as_deref().and_then(level_rank)?, l.puzzles)))
+            .collect();
+        let Some(gap) = MixGap::of(variant, size, &counts) else {
+            continue;
+        };
+        let parts: Vec<String> = gap
+            .levels
+            .iter()
+            .map(|l| format!("{} {:.1}/{:.0}", l.level, l.share, l.target))
+            .collect();
+        let largest = gap.largest();
+        lines.push(format!(
+            "  {} {size}x{size}: {}; largest gap {} {:+.1} points\n",
+            v.variant,
+            parts.join(", "),
+            largest.level,
+            largest.gap()
+        ));
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    "\nlevel mix, stored % / default mix % (what generate aims at without --level):\n".to_string()
+        + &lines.concat()
+}
+
 fn render(db: &std::path::Path, s: &Summary) -> String {
     let mut out = format!(
         "database {}: {} from {}\n",
@@ -134,6 +176,7 @@ fn render(db: &std::path::Path, s: &Summary) -> String {
             parts.join(", ")
         );
     }
+    out += &render_mix(s);
     for v in s.by_variant.iter().filter(|v| !v.cage_sizes.is_empty()) {
         let cages: u64 = v.cage_sizes.iter().map(|&(_, c)| c).sum();
         let cells: u64 = v.cage_sizes.iter().map(|&(k, c)| k as u64 * c).sum();

@@ -2,19 +2,20 @@
 //!
 //! Columns: `id, variant, size, box_rows, box_cols, regions, givens, solution, cages,
 //! givens_count, cage_count, cage_sizes, nodes, guesses, solver_calls, repairs, level, score,
-//! hardest, techniques, trial, seed, idx`: the names of the database's `puzzles` columns, with the
+//! minutes, hardest, techniques, trial, seed, idx`: the names of the database's `puzzles` columns, with the
 //! database's values (`trial` 0/1, `box_rows`/`box_cols` empty for jigsaw), so a CSV loaded into
 //! SQLite or a spreadsheet reads like the table.
 //! `regions` the region of every cell (jigsaw only); grids are N² characters (`.` empty, `1`-`9`,
 //! `A`-`G`); `cages` is `sum:cell.cell;...` with 0-based cells `row * N + col`; `cage_sizes` is
-//! `size:count;...`; `score` has two decimals.
+//! `size:count;...`; `score` has two decimals; `minutes` is the estimated solving time,
+//! `LOW-HIGH` in whole minutes.
 
 use super::ExportError;
 use crate::store::{codec, Query, Store};
 use std::io::Write;
 
 /// The header row (exported for the tests and the README check).
-pub const CSV_COLUMNS: [&str; 23] = [
+pub const CSV_COLUMNS: [&str; 24] = [
     "id",
     "variant",
     "size",
@@ -33,6 +34,7 @@ pub const CSV_COLUMNS: [&str; 23] = [
     "repairs",
     "level",
     "score",
+    "minutes",
     "hardest",
     "techniques",
     "trial",
@@ -72,6 +74,9 @@ pub fn write_csv<W: Write>(store: &Store, query: &Query, out: &mut W) -> Result<
                 p.repairs.to_string(),
                 p.level,
                 grade.map_or(String::new(), |g| format!("{:.2}", g.score)),
+                grade
+                    .and_then(|g| g.minutes)
+                    .map_or(String::new(), |m| m.to_string()),
                 grade.and_then(|g| g.hardest.clone()).unwrap_or_default(),
                 grade.map_or(String::new(), |g| g.techniques.clone()),
                 grade.map_or(String::new(), |g| u8::from(g.trial).to_string()),

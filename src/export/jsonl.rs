@@ -26,6 +26,7 @@ pub fn write_jsonl<W: Write>(
             insert_score_keys(
                 &mut object,
                 g.score,
+                g.minutes,
                 g.hardest.as_deref(),
                 techniques,
                 g.trial,

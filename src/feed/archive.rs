@@ -6,6 +6,7 @@
 use super::date::Date;
 use super::output::{item_view, template_error, write_file, WEEKDAY_NAMES};
 use super::pages::{self, ArchiveDay, RssItem};
+use super::schedule::slot_label;
 use super::{FeedConfig, FeedError};
 use crate::store::{IssuedDay, Store};
 use serde_json::{json, Value};
@@ -33,8 +34,25 @@ impl Entry {
     }
 }
 
+/// `Puzzles: Killer 9x9 · easy, 2 × Killer 9x9 · hard.`: the day's slots in words, a slot the
+/// day names twice counted once, in the day's order.
 fn summary(slots: &[String]) -> String {
-    format!("Puzzles: {}.", slots.join(", "))
+    let mut counted: Vec<(&String, usize)> = Vec::new();
+    for slot in slots {
+        match counted.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((slot, 1)),
+        }
+    }
+    let named: Vec<String> = counted
+        .into_iter()
+        .map(|(slot, n)| match n {
+            1 => slot_label(slot),
+            // A no-break space: "2" never ends a line apart from its "×".
+            n => format!("{n}\u{a0}× {}", slot_label(slot)),
+        })
+        .collect();
+    format!("Puzzles: {}.", named.join(", "))
 }
 
 /// The recent days as feed entries (their puzzles read to link each one).
@@ -147,4 +165,22 @@ pub fn write_index(
             &protected,
         )?,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_day_is_summed_up_in_words() {
+        let slots = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            summary(&slots(&["killer-9-easy", "killer-6-hard", "killer-9-easy"])),
+            "Puzzles: 2\u{a0}× Killer 9x9 · easy, Killer 6x6 · hard."
+        );
+        assert_eq!(
+            summary(&slots(&["classic-9-medium"])),
+            "Puzzles: Sudoku 9x9 · medium."
+        );
+    }
 }

@@ -20,7 +20,8 @@ pub use date::Date;
 pub use schedule::{FeedConfig, Slot};
 pub use site::{check_date, withdraw_day, WithdrawReport, MAX_DAYS_AHEAD};
 
-use crate::store::{DayIssue, IssueRequest, Issued, Store, StoreError, StoredPuzzle};
+use crate::publish::{self, DayIssue, PublishError, Wanted};
+use crate::store::{Issued, Query, Store, StoreError, StoredPuzzle};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -51,6 +52,9 @@ pub enum FeedError {
         /// The puzzle id.
         id: i64,
     },
+    /// The day could not be drawn (see [`publish::issue_day`]).
+    #[error(transparent)]
+    Publish(PublishError),
     /// `--generate` could not make puzzles.
     #[error("--generate: {0}")]
     Generate(String),
@@ -140,15 +144,14 @@ pub struct FeedReport {
 /// Days ahead the stock count looks (100 years).
 pub const STOCK_HORIZON: u64 = 36_500;
 
-/// The store's pools for a list of slots.
-pub fn requests(slots: &[Slot]) -> Vec<IssueRequest> {
+/// The day's slots as the sections [`publish::issue_day`] fills: one puzzle each, titled with
+/// the slot's name.
+pub fn wanted(slots: &[Slot]) -> Vec<Wanted> {
     slots
         .iter()
-        .map(|s| IssueRequest {
-            slot: s.to_string(),
-            variant: s.variant.clone(),
-            size: s.size,
-            level: s.level.clone(),
+        .map(|s| Wanted {
+            title: s.to_string(),
+            query: s.query(1),
         })
         .collect()
 }
@@ -162,30 +165,32 @@ pub fn run_day(
     out: &Path,
 ) -> Result<FeedReport, FeedError> {
     output::prepare_dir(out)?;
-    let slots = config.slots(date);
-    let requests = requests(slots);
+    let wanted = wanted(config.slots(date));
     let number = config.number(date);
     let day = date.to_string();
-    let (drawn, rows) = match store.issue_day(&config.name, &day, number, &requests)? {
-        DayIssue::Drawn(rows) => (true, rows),
-        DayIssue::Existing(rows) => (false, rows),
-        DayIssue::Short {
-            slot,
-            wanted,
-            available,
-        } => {
+    let (drawn, rows) = match publish::issue_day(store, &config.name, &day, number, &wanted) {
+        Ok(DayIssue::Drawn(rows)) => (true, rows),
+        Ok(DayIssue::Existing(rows)) => (false, rows),
+        Err(PublishError::Short {
+            title,
+            asked,
+            found,
+            ..
+        }) => {
             return Err(FeedError::Short {
                 date,
-                slot,
-                wanted,
-                available,
+                slot: title,
+                wanted: asked,
+                available: found as u64,
             })
         }
+        Err(PublishError::Store(e)) => return Err(FeedError::Store(e)),
+        Err(e) => return Err(FeedError::Publish(e)),
     };
     let schedule_changed = rows
         .iter()
         .map(|r| &r.slot)
-        .ne(requests.iter().map(|r| &r.slot));
+        .ne(wanted.iter().map(|w| &w.title));
     let puzzles = load(store, date, rows)?;
     let mut files = output::write_day(out, config, date, &puzzles, &[store.path()])?;
     files.extend(store.with_write_lock(|store| site::write_site(store, config, date, out))?);
@@ -221,7 +226,11 @@ pub fn stock(store: &Store, config: &FeedConfig) -> Result<BTreeMap<String, u64>
     let mut stock = BTreeMap::new();
     for slot in config.days.iter().flatten() {
         if let std::collections::btree_map::Entry::Vacant(e) = stock.entry(slot.to_string()) {
-            e.insert(store.count_unissued(&slot.variant, slot.size, &slot.level)?);
+            let unissued = Query {
+                exclude_issued: true,
+                ..slot.query(usize::MAX)
+            };
+            e.insert(store.count_matching(&unissued)?);
         }
     }
     Ok(stock)

@@ -7,6 +7,7 @@
 
 use super::date::Date;
 use super::pages::{self, PuzzleView};
+use super::schedule::slot_label;
 use super::{DayPuzzle, FeedConfig, FeedError};
 use crate::atomic_file::{check_dir_writable, replace_file};
 use crate::format::fpuzzles;
@@ -126,13 +127,12 @@ fn day_title(config: &FeedConfig, date: Date, puzzles: &[DayPuzzle]) -> String {
     )
 }
 
-/// A day's puzzle as a feed item shows it: its heading and links.
+/// A day's puzzle as a feed item shows it: its slot in words and its links.
 pub(super) fn item_view(config: &FeedConfig, date: Date, p: &DayPuzzle) -> PuzzleView {
-    let n = p.stored.puzzle.size();
     let (sudokupad, fpuzzles) = link_pair(config, p).unzip();
     PuzzleView {
         id: puzzle_id(p, date),
-        heading: format!("{} {n}x{n} · {}", p.stored.variant, p.stored.level),
+        heading: slot_label(&p.issued.slot),
         sudokupad,
         fpuzzles,
     }

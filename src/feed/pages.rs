@@ -1,5 +1,5 @@
-//! The feed site's pages from templates (`index.html`, `withdrawn.html`, the feed items'
-//! `item.html` and `rss.xml`, beside this file), rendered by minijinja, the template crate the
+//! The feed site's pages from templates (`index.html` and `withdrawn.html`, which extend
+//! `base.html`'s head and body, the feed items' `item.html` and `rss.xml`, beside this file), rendered by minijinja, the template crate the
 //! player page uses: every value is escaped for HTML/XML by default (the templates are named
 //! `*.html`/`*.xml`). The day pages are the player's own pages (`play::write_page`, see
 //! `output::day_html`), so the day's players have one skeleton and one CSP wherever they are.
@@ -32,7 +32,7 @@ pub type TemplateError = minijinja::Error;
 pub struct PuzzleView {
     /// The puzzle's id (`2026-11-27-killer-9-hard-1`).
     pub id: String,
-    /// `killer 9x9 · hard`.
+    /// `Killer 9x9 · hard` (`schedule::slot_label`).
     pub heading: String,
     /// Its SudokuPad link, when f-puzzles has its size.
     pub sudokupad: Option<String>,
@@ -49,7 +49,7 @@ pub struct ArchiveDay {
     pub number: i64,
     /// `Friday`.
     pub weekday: String,
-    /// `Puzzles: killer-9-medium, killer-9-hard.`
+    /// `Puzzles: Killer 9x9 · medium, Killer 9x9 · hard.`
     pub summary: String,
 }
 
@@ -76,6 +76,7 @@ fn environment() -> Result<Environment<'static>, TemplateError> {
         .keep_trailing_newline(true)
         .build()?;
     env.set_syntax(syntax);
+    env.add_template("base.html", include_str!("base.html"))?;
     env.add_template("index.html", include_str!("index.html"))?;
     env.add_template("withdrawn.html", include_str!("withdrawn.html"))?;
     env.add_template("item.html", include_str!("item.html"))?;
@@ -142,7 +143,7 @@ mod tests {
             date: date.into(),
             number,
             weekday: "Friday".into(),
-            summary: "Puzzles: killer-9-hard.".into(),
+            summary: "Puzzles: Killer 9x9 · hard.".into(),
         };
         let html = archive_page("T", &[day("2026-11-28", 2), day("2026-11-27", 1)]).unwrap();
         let (a, b) = (
@@ -156,6 +157,14 @@ mod tests {
             .contains("No day is issued yet"));
         let gone = withdrawn_page("T <x>", "2026-11-27").unwrap();
         assert!(gone.contains("T &lt;x&gt;") && gone.contains("were withdrawn"));
+        // Both pages have base.html's head, with their own links, and one body.
+        for (page, link) in [(&html, "rel=\"alternate\""), (&gone, "rel=\"index\"")] {
+            assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"));
+            assert!(page.ends_with("</body>\n</html>\n"), "{page}");
+            assert_eq!(page.matches("Content-Security-Policy").count(), 1);
+            let head = &page[..page.find("</head>").unwrap()];
+            assert!(head.contains(link) && head.contains("<style>"), "{head}");
+        }
     }
 
     #[test]

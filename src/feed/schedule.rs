@@ -3,6 +3,9 @@
 //! `daily` (one puzzle of each level every day) and `ramp` (easy on Monday up to expert on Sunday).
 
 use super::date::{Date, WEEKDAYS};
+use crate::play::data::variant_title;
+use crate::publish::check_printable;
+use crate::store::Query;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -56,6 +59,30 @@ impl Slot {
             size,
             level: level.into(),
         })
+    }
+
+    /// The store's selection of this slot's pool: `count` puzzles of its variant, size and level.
+    pub fn query(&self, count: usize) -> Query {
+        Query {
+            variant: Some(self.variant.clone()),
+            size: Some(self.size as usize),
+            levels: vec![self.level.clone()],
+            count,
+            ..Query::default()
+        }
+    }
+}
+
+/// How the feed's pages and items name a slot: `killer-6-medium` is `Killer 6x6 · medium`
+/// (a stored name that is not a slot is shown as it is).
+pub fn slot_label(slot: &str) -> String {
+    match Slot::parse(slot) {
+        Ok(Slot {
+            variant,
+            size,
+            level,
+        }) => format!("{} {size}x{size} · {level}", variant_title(&variant)),
+        Err(_) => slot.to_string(),
     }
 }
 
@@ -195,7 +222,8 @@ fn normalize_base_url(url: &str) -> Result<String, String> {
     Ok(url)
 }
 
-/// `title` if it is 1 to 200 characters without control characters.
+/// `title` if it is 1 to 200 characters without control characters that the day's PDF can
+/// print (its heading is the title).
 fn check_title(title: &str) -> Result<String, String> {
     let n = title.chars().count();
     if title.trim().is_empty() || n > 200 || title.chars().any(char::is_control) {
@@ -203,6 +231,7 @@ fn check_title(title: &str) -> Result<String, String> {
             "{title:?}: give 1 to 200 characters without line breaks or control characters"
         ));
     }
+    check_printable(title).map_err(|e| format!("the day's PDF is headed by the title: {e}"))?;
     Ok(title.to_string())
 }
 
@@ -254,6 +283,17 @@ mod tests {
     }
 
     #[test]
+    fn slots_are_named_in_words() {
+        assert_eq!(slot_label("killer-6-medium"), "Killer 6x6 · medium");
+        assert_eq!(
+            slot_label("killer-jigsaw-9-hard"),
+            "Killer jigsaw 9x9 · hard"
+        );
+        assert_eq!(slot_label("classic-16-extreme"), "Sudoku 16x16 · extreme");
+        assert_eq!(slot_label("Puzzles"), "Puzzles", "not a slot: as it is");
+    }
+
+    #[test]
     fn slots_and_bad_settings_are_named() {
         let slot = Slot::parse("killer-jigsaw-9-hard").unwrap();
         assert_eq!((slot.variant.as_str(), slot.size), ("killer-jigsaw", 9));
@@ -287,6 +327,17 @@ mod tests {
         ))
         .unwrap_err();
         assert!(bad_title.contains("feed.title"), "{bad_title}");
+        let emoji_title = FeedConfig::parse(&format!(
+            "{}all = ['killer-9-easy']",
+            head.replace("'t'", "'Daily \u{1F9E9}'")
+        ))
+        .unwrap_err();
+        assert!(
+            emoji_title.starts_with("feed.title: the day's PDF is headed by the title: ")
+                && emoji_title.contains("U+1F9E9")
+                && emoji_title.contains("without emoji"),
+            "{emoji_title}"
+        );
     }
 
     #[test]
@@ -308,6 +359,15 @@ mod tests {
         for bad in ["", "  ", "a\nb", &"x".repeat(201)] {
             assert!(config.set_title(bad).is_err(), "{bad:?}");
         }
+        let rtl = config.set_title("مرحبا Killer 2026").unwrap_err();
+        assert!(
+            rtl.contains("'م' (U+0645) is right-to-left") && rtl.contains("transliteration"),
+            "{rtl}"
+        );
+        assert_eq!(
+            config.title, "Killer <of> the Day",
+            "a refused title changes nothing"
+        );
     }
 
     #[test]

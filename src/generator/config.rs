@@ -92,7 +92,9 @@ pub struct GeneratorConfig {
     /// The `ordered` builder's threshold (source documents: 0.3), in [0, 0.5).
     pub ordered_threshold: f64,
     /// Target levels: every puzzle is steered to a level drawn for its item from this list
-    /// (equally likely) or mix (`{ easy = 0.2, hard = 0.8 }`); unset: any level.
+    /// (equally likely) or mix (`{ easy = 0.2, hard = 0.8 }`); `["any"]`: no target; unset: the
+    /// default mix for the variant and size (`mix::DEFAULT_MIX`), or no target where the
+    /// configuration shapes its own layout ([`GeneratorConfig::shapes_layout`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<LevelsSetting>,
 }
@@ -188,7 +190,7 @@ pub struct Resolved {
     pub geometry: Geometry,
     /// What cage layouts must respect.
     pub rules: LayoutRules,
-    /// Target levels with their weights, easiest first (empty: any level).
+    /// Target levels with their weights, easiest first (empty: no target, any level).
     pub levels: Vec<(Level, f64)>,
 }
 
@@ -265,7 +267,8 @@ impl GeneratorConfig {
         };
         let levels = match &self.levels {
             Some(setting) => setting.to_mix().map_err(ConfigError::Levels)?,
-            None => Vec::new(),
+            None if self.shapes_layout() => Vec::new(),
+            None => super::mix::default_mix(self.variant, n),
         };
         Ok(Resolved {
             levels,
@@ -278,6 +281,18 @@ impl GeneratorConfig {
                 threshold: self.ordered_threshold,
             },
         })
+    }
+
+    /// Does this killer configuration shape its own layout (a builder other than `book`, or
+    /// `max_cage_size`, `min_cages` or `max_cages` set)? Then unset `levels` keeps the level each
+    /// puzzle comes out at instead of the default mix, whose easy and medium targets would draw
+    /// small cages over the chosen shape.
+    pub fn shapes_layout(&self) -> bool {
+        self.variant.has_cages()
+            && (self.cage_builder != CageBuilderKind::Book
+                || self.max_cage_size.is_some()
+                || self.min_cages.is_some()
+                || self.max_cages.is_some())
     }
 
     fn geometry(&self) -> Result<Geometry, ConfigError> {

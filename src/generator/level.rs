@@ -30,7 +30,12 @@ const REACH_PROBES: u32 = 40;
 /// Search nodes a merged layout's uniqueness check may spend (undecided = not taken).
 const MERGE_CHECK_NODES: u64 = 100_000;
 
-/// `[generator] levels`: a list of levels (equally likely) or a mix `{ easy = 0.2, hard = 0.8 }`.
+/// The name that asks for no target: each puzzle keeps the level it comes out at
+/// (`--level any`, `levels = ["any"]`).
+pub const ANY_LEVEL: &str = "any";
+
+/// `[generator] levels`: a list of levels (equally likely), a mix `{ easy = 0.2, hard = 0.8 }`,
+/// or `["any"]` alone for no target. Unset: the default mix of `super::mix`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum LevelsSetting {
@@ -41,7 +46,13 @@ pub enum LevelsSetting {
 }
 
 impl LevelsSetting {
-    /// The levels with their weights, or the first name or weight that does not work.
+    /// `["any"]`: no target, each puzzle keeps the level it comes out at.
+    pub fn any() -> LevelsSetting {
+        LevelsSetting::List(vec![ANY_LEVEL.into()])
+    }
+
+    /// The levels with their weights (empty for `["any"]`: no target), or the first name or
+    /// weight that does not work.
     pub fn to_mix(&self) -> Result<Vec<(Level, f64)>, String> {
         let pairs: Vec<(String, f64)> = match self {
             LevelsSetting::List(names) => names.iter().map(|n| (n.clone(), 1.0)).collect(),
@@ -49,13 +60,23 @@ impl LevelsSetting {
         };
         if pairs.is_empty() {
             return Err(
-                "an empty list: name one or more of easy, medium, hard, expert, extreme".into(),
+                "an empty list: name one or more of easy, medium, hard, expert, extreme (or any alone)"
+                    .into(),
             );
+        }
+        let is_any = |name: &str| name.trim().eq_ignore_ascii_case(ANY_LEVEL);
+        if pairs.iter().any(|(n, _)| is_any(n)) {
+            return match (self, pairs.len()) {
+                (LevelsSetting::List(_), 1) => Ok(Vec::new()),
+                _ => Err(format!(
+                    "{ANY_LEVEL:?} (no target) stands alone: use levels = [\"{ANY_LEVEL}\"] (--level {ANY_LEVEL}), or name levels without it"
+                )),
+            };
         }
         let mut mix = Vec::with_capacity(pairs.len());
         for (name, weight) in pairs {
             let level: Level = name.parse().map_err(|_| {
-                format!("unknown level {name:?}: use easy, medium, hard, expert or extreme")
+                format!("unknown level {name:?}: use easy, medium, hard, expert, extreme or any")
             })?;
             if !(weight.is_finite() && weight > 0.0) {
                 return Err(format!("weight {weight} for {name}: use a number above 0"));

@@ -11,6 +11,7 @@ mod config;
 pub mod fill;
 pub mod jigsaw;
 pub mod level;
+pub mod mix;
 mod ordered;
 mod random_walk;
 pub mod record;
@@ -34,7 +35,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "15";
+pub const GENERATOR_VERSION: &str = "16";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]

@@ -305,13 +305,13 @@ fn regrown<R: Rng>(
         .filter_map(|_| {
             let fresh = grow(geometry, solution, &region, rules, rng)?;
             let parts: Vec<usize> = fresh.ids().collect();
-            (parts.len() <= targets.len()).then(|| Candidate {
-                moves: parts
-                    .iter()
-                    .zip(&targets)
-                    .flat_map(|(&p, &t)| fresh.cells(p).iter().map(move |&c| (c, t)))
-                    .collect(),
-                cost: 1,
+            (parts.len() <= targets.len()).then(|| {
+                // Every cell of the region moves: the room is taken at once.
+                let mut moves = Vec::with_capacity(region.len());
+                for (&p, &t) in parts.iter().zip(&targets) {
+                    moves.extend(fresh.cells(p).iter().map(|&c| (c, t)));
+                }
+                Candidate { moves, cost: 1 }
             })
         })
         .collect()

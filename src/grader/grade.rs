@@ -1,29 +1,10 @@
 //! The step engine: solve the way people do (easiest technique first, restarting after every
-//! step), record the path, and turn it into a level, a score and technique counts.
-//!
-//! **Score.** The path is read as *passes* (one look down the ladder and what it yields). Three
-//! things make a killer hard for a person, and the score adds them up:
-//! `score = 0.5·ln(1 + B) + 3.75·ln(1 + S) − 1.5·ln(1 + U)`, where
-//! - B, the *bottleneck work*: the sum of rung weights over the passes where nothing light was
-//!   left (no single, cage combination, bound or one-cell rule of 45: a rung weighing at least
-//!   `BOTTLENECK_WEIGHT`), i.e. the places a person is stuck and must find a harder idea;
-//! - S, the *scan*: the sum over passes of the candidates per cell on the board (scaled to nine
-//!   digits), i.e. how much pencil marking a person reads through on the way (SudokuWiki weighs
-//!   each step by candidate density in the same spirit);
-//! - U, the cages with a single combination: easy ways in, they lower it.
-//!
-//! The weights were fitted by least squares to Solo's levels on 1,200 generated killers, then
-//! rounded, and checked on 1,200 others and on KrazyDad's book order (scripts/grade_calibration.py):
-//! Spearman ρ with Solo's level ≈ 0.63, medians rising over basic < intermediate < advanced <
-//! unreasonable. A 9x9 killer scores about 15 to 23; hard published killers 26 to 29.
-//!
-//! **Level.** At least the level of the hardest technique used, and at least the level the score
-//! reaches (`LEVEL_SCORES`: medium from 17.5, hard from 18.5, expert from 19.5), as HoDoKu levels
-//! a puzzle by its hardest step and by its total work. Extreme comes only from forcing chains or
-//! trial. The thresholds sit between the score medians of Solo's levels, so easy, medium, hard and
-//! expert correspond roughly to Solo's basic, intermediate, advanced and unreasonable.
+//! step), record the path, and turn it into a grade: level, score, estimated minutes, the step
+//! that made the level, and technique counts (the numbers are read off the path by
+//! `score::Tally`; its module doc explains them).
 
 use super::level::Level;
+use super::score::{HardestStep, LevelSource, Minutes, Tally};
 use super::state::Board;
 use super::step::{Step, Technique};
 use super::techniques::{Context, Rung, LADDER, TRIAL_WEIGHT};
@@ -56,10 +37,18 @@ pub enum Verdict {
 pub struct Grade {
     /// The level; `None` when the puzzle has no unique solution (see `verdict`).
     pub level: Option<Level>,
-    /// Continuous difficulty for ordering inside a level and across levels (see the module doc).
+    /// Continuous difficulty, inside the level's band of 10 (easy 0–10 .. extreme 40–50): orders
+    /// puzzles inside a level and across levels (see `score`'s module doc).
     pub score: f64,
+    /// Estimated solving time for a typical solver (`None` when not graded).
+    pub minutes: Option<Minutes>,
     /// The hardest technique used (highest level, then highest weight).
     pub hardest: Option<Technique>,
+    /// Where the hardest technique was first needed (its step, rung and cells); boxed to keep a
+    /// `Grade` small (the generator passes it around in enums).
+    pub hardest_step: Option<Box<HardestStep>>,
+    /// Whether the level is the hardest step's or the whole path's work raised it.
+    pub level_from: Option<LevelSource>,
     /// Steps per technique, in ladder order, only those used.
     pub techniques: Vec<(Technique, u32)>,
     /// Was trial needed?
@@ -71,11 +60,15 @@ pub struct Grade {
 }
 
 impl Grade {
-    fn ungraded(verdict: Verdict) -> Self {
+    /// The grade of a puzzle that is not graded: no level, nothing solved.
+    pub fn ungraded(verdict: Verdict) -> Self {
         Grade {
             level: None,
             score: 0.0,
+            minutes: None,
             hardest: None,
+            hardest_step: None,
+            level_from: None,
             techniques: Vec::new(),
             trial: false,
             steps: 0,
@@ -103,6 +96,8 @@ pub struct Path {
     pub steps: Vec<Step>,
     /// Candidates on the board before each step (parallel to `steps`).
     pub candidates: Vec<u32>,
+    /// The weight of the rung of each step (parallel to `steps`).
+    pub weights: Vec<f64>,
     /// The solution, when unique.
     pub solution: Option<Grid>,
 }
@@ -162,6 +157,7 @@ fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
     Path {
         grade: Grade::ungraded(verdict),
         candidates: vec![0; steps.len()],
+        weights: vec![0.0; steps.len()],
         steps,
         solution: None,
     }
@@ -180,6 +176,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
     let mut tally = Tally::default();
     let mut steps = Vec::new();
     let mut before = Vec::new();
+    let mut weights = Vec::new();
     let mut found = Vec::new();
     while !board.is_solved() {
         found.clear();
@@ -243,6 +240,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
             if keep {
                 steps.push(step);
                 before.push(candidates as u32);
+                weights.push(weight);
             }
         }
         if board.clock() == clock {
@@ -260,20 +258,26 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
             .unwrap_or(usize::MAX)
     });
     let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
-    let score = tally.score(board.size());
+    let trial = counts[Technique::Trial as usize] > 0;
+    let (hardest, steps_taken) = (tally.hardest, tally.steps);
+    let reading = tally.read(board.size());
     let grade = Grade {
-        level: Some(tally.level(score)),
-        score,
-        hardest: tally.hardest,
+        level: Some(reading.level),
+        score: reading.score,
+        minutes: Some(reading.minutes),
+        hardest,
+        hardest_step: reading.hardest_step.map(Box::new),
+        level_from: Some(reading.level_from),
         techniques,
-        trial: counts[Technique::Trial as usize] > 0,
-        steps: tally.steps,
+        trial,
+        steps: steps_taken,
         verdict: Verdict::Unique,
     };
     Path {
         grade,
         steps,
         candidates: before,
+        weights,
         solution: Some(board_grid(&board)),
     }
 }
@@ -286,96 +290,6 @@ fn board_grid(board: &Board) -> Grid {
         .map(|c| board.placed(c).map_or(0, |d| d.get()))
         .collect();
     Grid::from_values(board.size(), values).unwrap_or_else(|| Grid::empty(board.size()))
-}
-
-/// Running totals of a path.
-///
-/// A *pass* is one look down the ladder: every step it yields comes from the same rung on the same
-/// board (batch finders report several instances at once), so a new pass starts whenever the
-/// technique or the candidate count changes.
-#[derive(Debug)]
-struct Tally {
-    /// The level of the hardest technique so far.
-    hardest_level: Level,
-    hardest: Option<Technique>,
-    hardest_weight: f64,
-    steps: usize,
-    /// Σ of rung weights over bottleneck passes (rungs weighing `BOTTLENECK_WEIGHT` or more).
-    bottleneck: f64,
-    /// Σ of candidates per cell over passes: how much pencil marking a person scans.
-    scan: f64,
-    /// Unique-combination steps: cages with a single combination.
-    unique_combinations: u32,
-    /// The current pass: its technique and candidate density.
-    pass: Option<(Technique, u64)>,
-}
-
-impl Default for Tally {
-    fn default() -> Self {
-        Tally {
-            hardest_level: Level::Easy,
-            hardest: None,
-            hardest_weight: 0.0,
-            steps: 0,
-            bottleneck: 0.0,
-            scan: 0.0,
-            unique_combinations: 0,
-            pass: None,
-        }
-    }
-}
-
-/// A pass whose rung weighs this much or more is a *bottleneck*: no single, cage-combination,
-/// bound or one-cell rule of 45 was left, so a person has to look for something harder.
-pub const BOTTLENECK_WEIGHT: f64 = 5.0;
-
-/// Score thresholds: a score at or above `LEVEL_SCORES[i]` makes a puzzle at least
-/// `Level::ALL[i + 1]` (medium, hard, expert). Set at the midpoints between the score medians of
-/// Solo's basic, intermediate, advanced and unreasonable killers (scripts/grade_calibration.py).
-/// Extreme is not reached by score: it means forcing chains or trial.
-pub const LEVEL_SCORES: [f64; 3] = [17.5, 18.5, 19.5];
-
-impl Tally {
-    fn add(&mut self, step: &Step, level: Level, weight: f64, density: f64) {
-        let t = step.technique;
-        self.steps += 1;
-        let pass = (t, density.to_bits());
-        if self.pass != Some(pass) {
-            self.pass = Some(pass);
-            self.scan += density;
-            if weight >= BOTTLENECK_WEIGHT {
-                self.bottleneck += weight;
-            }
-        }
-        self.unique_combinations += u32::from(t == Technique::UniqueCombination);
-        let harder = level > self.hardest_level
-            || (level == self.hardest_level && weight > self.hardest_weight);
-        if harder || self.hardest.is_none() {
-            self.hardest_level = self.hardest_level.max(level);
-            self.hardest = Some(t);
-            self.hardest_weight = weight;
-        }
-    }
-
-    /// The score of a grid of `digits` digits (the module doc explains it):
-    /// `0.5·ln(1 + B) + 3.75·ln(1 + S) − 1.5·ln(1 + U)`, where B is the bottleneck work, S the
-    /// candidate scan (per cell, scaled to 9 digits so other sizes compare) and U the number of
-    /// unique-combination cages used. Fitted by least squares to Solo's levels on 1,200 killers
-    /// (`sgt-solo --generate 300 '3x3kd{b,i,a,u}#fit'`), then rounded; checked on 1,200 others
-    /// (`#held`), the 160 shared ones and KrazyDad volume 1 (scripts/grade_calibration.py).
-    fn score(&self, digits: usize) -> f64 {
-        let scan = self.scan * 9.0 / digits.max(1) as f64;
-        let raw = 0.5 * self.bottleneck.ln_1p() + 3.75 * scan.ln_1p()
-            - 1.5 * f64::from(self.unique_combinations).ln_1p();
-        raw.max(0.0)
-    }
-
-    /// The level: at least the hardest technique's, raised by the score thresholds (a long or
-    /// laborious path of easier techniques is harder for a person, as HoDoKu grades).
-    fn level(&self, score: f64) -> Level {
-        let reached = LEVEL_SCORES.iter().filter(|&&s| score >= s).count();
-        self.hardest_level.max(Level::ALL[reached])
-    }
 }
 
 /// Cells tried by a trial before it falls back to the solver.

@@ -5,14 +5,16 @@
 //! technique of the ladder (`techniques::LADDER`) again and again, restarting from the easiest
 //! after every step, and records the path. The level is the highest level among the rungs the
 //! path needs (the lowest level whose techniques alone solve the puzzle: deductions only shrink
-//! the candidates, so this does not depend on the path), raised by the level its score reaches;
-//! the score adds up the work at the bottlenecks and the pencil marks scanned (see `grade`'s
+//! the candidates, so this does not depend on the path), raised by the level the path's work
+//! reaches; the score puts the puzzle in its level's band of 10 and orders it there by its hardest
+//! steps and the pencil marks read, and an estimated solving time comes with it (see `score`'s
 //! module doc). Trial (taken from the known solution, recorded as such) is the last resort, so
 //! grading always ends.
 
 pub mod grade;
 pub mod json;
 pub mod level;
+pub mod score;
 pub mod state;
 pub mod step;
 pub mod techniques;
@@ -23,6 +25,7 @@ mod tests;
 
 pub use grade::{grade, is_sound, solve_logically, Grade, Path, Verdict};
 pub use level::{Level, UnknownLevel};
+pub use score::{HardestStep, LevelSource, Minutes};
 
 /// The grader's version, stored with every grade: bump it whenever a change can move a puzzle's
 /// level or score (a technique, a weight, the score formula, a level's score threshold). Files
@@ -31,7 +34,9 @@ pub use level::{Level, UnknownLevel};
 /// 1: the ladder's levels (issue 6's first cut); 2: calibrated score and score thresholds.
 /// 3: sum algebra (an expert rung before the chains).
 /// 4: trial follows its assumption with the easy rungs only (scores of puzzles that need trial).
-/// 5: combination blocking and cage interactions (expert rungs after sum algebra, issue 25).
-pub const GRADER_VERSION: i64 = 5;
+/// 5: the level-anchored score (level band + hardest steps + marks read) and estimated minutes
+/// (levels unchanged).
+/// 6: combination blocking and cage interactions (expert rungs after sum algebra, issue 25).
+pub const GRADER_VERSION: i64 = 6;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -2,6 +2,8 @@
 
 use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Geometry, House};
+use crate::grader::grade::Grade;
+use crate::grader::score::LevelSource;
 use crate::grader::step::Step;
 use crate::puzzle::cell_name;
 
@@ -126,6 +128,43 @@ pub fn hints(geometry: &Geometry, cages: &[crate::cage::Cage], step: &Step) -> [
         format!("{name} in {}.", place_text(geometry, cages, step)),
         step_text(geometry, step),
     ]
+}
+
+/// Cells a level line names before it says "and N more".
+const LEVEL_CELLS: usize = 9;
+
+/// Why a puzzle has its level, for `explain`: "level hard: step 57, X-wing (a hard rung), at
+/// r4c5, r4c8", or, when the work of the whole path raised it, "level expert: the work of the
+/// whole path; its hardest step, 38, Innies/outies (an easy rung), at r7c3". `None` without a
+/// level or a hardest step.
+pub fn level_text(grade: &Grade, geometry: Option<&Geometry>) -> Option<String> {
+    let (level, from) = (grade.level?, grade.level_from?);
+    let (step, technique, geometry) = (grade.hardest_step.as_ref()?, grade.hardest?, geometry?);
+    let mut cells = cells_text(geometry, &step.cells[..step.cells.len().min(LEVEL_CELLS)]);
+    if step.cells.len() > LEVEL_CELLS {
+        cells.push_str(&format!(" and {} more", step.cells.len() - LEVEL_CELLS));
+    }
+    let rung = format!(
+        "{} ({} {} rung), at {cells}",
+        technique.name(),
+        article(step.level.as_str()),
+        step.level
+    );
+    Some(match from {
+        LevelSource::HardestStep => format!("level {level}: step {}, {rung}", step.step),
+        LevelSource::Work => format!(
+            "level {level}: the work of the whole path; its hardest step, {}, {rung}",
+            step.step
+        ),
+    })
+}
+
+/// "a" or "an" before a word.
+fn article(word: &str) -> &'static str {
+    match word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => "an",
+        false => "a",
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! the data folder, from files, or (with no data folder at hand) from the generator.
 
 use crate::format::{Entry, FormatError, Reader};
+use crate::generator::level::LevelsSetting;
 use crate::generator::{generate_puzzle, GeneratorConfig, GivensPolicy, Outcome, Variant};
 use crate::puzzle::Puzzle;
 use crate::solver::Solver;
@@ -174,14 +175,19 @@ pub const GENERATED_SET_SEED: u64 = 1;
 
 /// Sets made on the spot with the generator when no data folder is at hand, the same on every
 /// machine: `GENERATED_SET_SIZE` zero-given 9x9 killers and as many minimal plain 9x9 puzzles,
-/// both from seed `GENERATED_SET_SEED` and the default settings of their variant.
+/// both from seed `GENERATED_SET_SEED` and the default settings of their variant, without a
+/// target level (the sets stay those of generator version 15: no item is rejected off-level).
 pub fn generated_sets() -> Vec<BenchSet> {
-    let killer = GeneratorConfig::default();
+    let any = GeneratorConfig {
+        levels: Some(LevelsSetting::any()),
+        ..GeneratorConfig::default()
+    };
     let classic = GeneratorConfig {
         variant: Variant::Classic,
         givens: GivensPolicy::Minimal,
-        ..GeneratorConfig::default()
+        ..any.clone()
     };
+    let killer = any;
     [
         ("generated killer 9x9", killer),
         ("generated classic 9x9", classic),

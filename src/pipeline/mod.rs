@@ -380,6 +380,7 @@ mod tests {
             .unwrap();
         // Without repairs, an item whose first layout is ambiguous is rejected after one check.
         plan.generator.max_repairs = 0;
+        plan.generator.levels = Some(crate::generator::level::LevelsSetting::any());
         let items: Vec<Made> = (0..20).map(|i| make_item(&plan, i)).collect();
         assert!(items.iter().any(|m| m.row.is_none()));
         assert!(items.iter().all(|m| m.checks.checks == 1));

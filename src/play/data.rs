@@ -134,14 +134,19 @@ pub fn variant_of(puzzle: &Puzzle) -> &'static str {
     }
 }
 
-/// "Killer 9x9 · #42".
-pub fn default_title(puzzle: &Puzzle, id: &str) -> String {
-    let kind = match variant_of(puzzle) {
+/// The heading word of a variant: `Killer`, `Killer jigsaw`, `Jigsaw`, `Sudoku` (classic).
+pub fn variant_title(variant: &str) -> &'static str {
+    match variant {
         "killer-jigsaw" => "Killer jigsaw",
         "killer" => "Killer",
         "jigsaw" => "Jigsaw",
         _ => "Sudoku",
-    };
+    }
+}
+
+/// "Killer 9x9 · #42".
+pub fn default_title(puzzle: &Puzzle, id: &str) -> String {
+    let kind = variant_title(variant_of(puzzle));
     let n = puzzle.size();
     format!("{kind} {n}x{n} · #{id}")
 }

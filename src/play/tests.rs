@@ -163,6 +163,7 @@ fn generated_killers_have_a_path_and_a_replayed_making() {
     for (size, index) in [(4u8, 0u64), (6, 1), (9, 0)] {
         let config = GeneratorConfig {
             size,
+            levels: Some(crate::generator::level::LevelsSetting::any()),
             ..GeneratorConfig::default()
         };
         let (puzzle, solution) = generated(&config, index);

@@ -1,4 +1,4 @@
-//! Why a book cannot be planned or given out.
+//! Why a book cannot be planned or given out, or a feed day drawn.
 
 use crate::atomic_file::AtomicFileError;
 use crate::print::book::LayoutError;
@@ -42,6 +42,14 @@ pub enum PublishError {
         /// What is wrong and what to use.
         what: String,
     },
+    /// A title the PDF cannot print (see [`super::check_printable`]).
+    #[error("{at}: {problem}")]
+    Unprintable {
+        /// Which title (`--title`, the spec's section 2 title, ...).
+        at: String,
+        /// The character, why, and what to write instead.
+        problem: String,
+    },
     /// `answers` neither `end` nor `section`.
     #[error("answers = {0:?} in the spec: use \"end\" or \"section\"")]
     Answers(String),
@@ -83,6 +91,17 @@ pub enum PublishError {
     IssuedBefore {
         /// The name.
         name: String,
+        /// The refused ids, comma-separated.
+        ids: String,
+    },
+    /// A feed day's puzzles were issued by another process between the draw and the record
+    /// (the draw holds the write lock, so only a writer that ignores it gets here).
+    #[error("{channel} {date}: puzzle {ids} was issued meanwhile by another process; nothing was recorded: run the same command again")]
+    DrawnMeanwhile {
+        /// The feed.
+        channel: String,
+        /// The day.
+        date: String,
         /// The refused ids, comma-separated.
         ids: String,
     },

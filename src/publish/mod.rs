@@ -1,16 +1,21 @@
 //! Publishing: what a book holds (spec, flags over the spec, section selection) and how it is
-//! given out (the PDF written, the `issued` rows recorded, then the PDF put in place). The
-//! selection and recording pieces are public so the feed can share them (`select` and `record`).
+//! given out (the PDF written, the `issued` rows recorded, then the PDF put in place), and how a
+//! feed day is given out ([`issue_day`]): the same selection of sections through the store's
+//! `Query`, recorded by the store's one path for issuing (`Store::record_issued`).
 
+mod day;
 mod error;
 mod record;
 mod select;
 mod spec;
+mod title;
 
+pub use day::{issue_day, DayIssue};
 pub use error::PublishError;
 pub use record::{book_sections, write_book_file};
 pub use select::{check_filters, excluded_ids, select_sections, Chosen, Wanted};
 pub use spec::{Spec, SpecBook, SpecSection};
+pub use title::check_printable;
 
 use crate::print::book::{capitalised, Answers, BookSettings, Trim};
 use crate::store::{Query, Store};
@@ -139,6 +144,26 @@ fn check_request(request: &BookRequest, spec: &Spec) -> Result<(), PublishError>
     for (i, s) in spec.section.iter().enumerate() {
         let at = format!("the spec's section {}", i + 1);
         check_filters(s.variant.as_deref(), s.size, s.level.as_deref(), &at)?;
+    }
+    // Titles the PDF prints, each refused where it was given, before anything is selected.
+    let titles = [
+        ("--title".to_string(), request.title.as_deref()),
+        (
+            "the spec's [book] title".to_string(),
+            spec.book.title.as_deref(),
+        ),
+    ]
+    .into_iter()
+    .chain(spec.section.iter().enumerate().map(|(i, s)| {
+        (
+            format!("the spec's section {} title", i + 1),
+            s.title.as_deref(),
+        )
+    }));
+    for (at, title) in titles {
+        if let Some(problem) = title.and_then(|t| check_printable(t).err()) {
+            return Err(PublishError::Unprintable { at, problem });
+        }
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
-//! Choosing a book's puzzles: filters checked before any query, sections filled in id order,
-//! never twice, issued puzzles left out, and a shortfall told with what was found. The feed can
-//! share [`excluded_ids`] (issued puzzles and their equals, minus a channel's own) and
-//! [`check_filters`] (a variant, size or level no puzzle can have is an error, not short stock).
+//! Choosing a book's puzzles, and a feed day's (`publish::issue_day` fills the day's slots as
+//! sections): filters checked before any query, sections filled in id order through the store's
+//! `Query`, never twice, issued puzzles and their equals left out ([`excluded_ids`], minus a
+//! channel's own), and a shortfall told with what was found.
 
 use super::error::id_list;
 use super::PublishError;

@@ -71,3 +71,42 @@ fn a_spec_level_in_capitals_is_the_level() {
         "{err}"
     );
 }
+
+#[test]
+fn titles_the_pdf_cannot_print_are_refused_where_they_were_given() {
+    let emoji = "Killer \u{1F9E9}";
+    let rtl = "\u{5E1}\u{5D5}\u{5D3}\u{5D5}\u{5E7}\u{5D5} 2026";
+    // The book's title, from the flag and from the spec.
+    let request = BookRequest {
+        title: Some(emoji.into()),
+        ..BookRequest::default()
+    };
+    let err = check_request(&request, &Spec::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("--title: ") && err.contains("U+1F9E9") && err.contains("without emoji"),
+        "{err}"
+    );
+    let spec: Spec = toml::from_str(&format!("[book]\ntitle = \"{rtl}\"\n")).unwrap();
+    let err = check_request(&BookRequest::default(), &spec)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("the spec's [book] title: ")
+            && err.contains("right-to-left")
+            && err.contains("transliteration"),
+        "{err}"
+    );
+    // A section's title.
+    let spec: Spec = toml::from_str(&format!(
+        "[[section]]\ntitle = \"Easy\"\ncount = 1\n[[section]]\ntitle = \"{emoji}\"\ncount = 1\n"
+    ))
+    .unwrap();
+    let err = check_request(&BookRequest::default(), &spec)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("the spec's section 2 title: "), "{err}");
+    let fine: Spec = toml::from_str("[book]\ntitle = \"Судоку Ωμέγα\"\n").unwrap();
+    assert!(check_request(&BookRequest::default(), &fine).is_ok());
+}

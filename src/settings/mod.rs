@@ -7,9 +7,11 @@
 //! then pick the batches they match instead of overriding.
 
 mod load;
+mod mix_table;
 mod toml_error;
 
 pub use load::{load, select};
+pub use mix_table::default_mix_table;
 pub use toml_error::TomlError;
 
 use crate::fingerprint::fingerprint;

@@ -1,5 +1,6 @@
 //! Solver tests: fixed cases and property tests against the plain exhaustive search.
 
+use super::band9::{Band9, Isa};
 use super::cages::CageSet;
 use super::kernel::Search;
 use super::linear::LinearSet;
@@ -214,6 +215,34 @@ proptest! {
         let solution = random_solution(&geometry, &mut rng);
         let puzzle = random_puzzle(&geometry, &solution, cover, given, &mut rng);
         check_against_reference(&puzzle, &solution);
+    }
+
+    #[test]
+    fn plain_nine_by_nine_agrees_with_exhaustive_search_on_every_copy(
+        seed in any::<u64>(),
+        given in 0.45f64..0.7,
+    ) {
+        // The band kernel's portable copy (what CI runs whatever its CPU) and the copy this
+        // CPU picks, each against the oracle.
+        let geometry = Geometry::standard(9).unwrap();
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let solution = random_solution(&geometry, &mut rng);
+        let puzzle = random_puzzle(&geometry, &solution, 0.0, given, &mut rng);
+        let mut slow = brute_force_solutions(&puzzle, 3);
+        slow.sort();
+        for isa in [Isa::Portable, Isa::detect()] {
+            let mut fast = Vec::new();
+            let (_, cut) = Band9::run_on(isa, puzzle.givens().values(), 3, u64::MAX, &mut fast);
+            prop_assert!(!cut);
+            prop_assert_eq!(fast.len(), slow.len(), "{:?}", isa);
+            prop_assert!(fast.iter().all(|s| puzzle.is_solution(s)));
+            fast.sort();
+            fast.dedup();
+            prop_assert_eq!(fast.len(), slow.len(), "repeated solution on {:?}", isa);
+            if slow.len() < 3 {
+                prop_assert_eq!(&fast, &slow);
+            }
+        }
     }
 
     #[test]

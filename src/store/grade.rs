@@ -1,4 +1,4 @@
-//! The grade columns of a puzzle row (schema revision 3): how a `grader::Grade` is stored, and
+//! The grade columns of a puzzle row (schema revisions 3, 4 and 7): how a `grader::Grade` is stored, and
 //! the grading of rows that have none yet (rows of an older file, or merged from one).
 
 use super::{Store, StoreError};
@@ -29,6 +29,8 @@ pub struct GradeRow {
     pub level: &'static str,
     /// Continuous score.
     pub score: f64,
+    /// The estimated solving time, `LOW-HIGH` minutes (`None` when not graded).
+    pub minutes: Option<String>,
     /// The hardest technique's key (`hidden_single`, ...).
     pub hardest: Option<&'static str>,
     /// Steps per technique, `name:count` joined by `;`.
@@ -49,6 +51,7 @@ impl GradeRow {
         GradeRow {
             level: grade.level.map_or("unrated", |l| l.as_str()),
             score: grade.score,
+            minutes: grade.minutes.map(|m| m.to_string()),
             hardest: grade.hardest.map(|t| t.as_str()),
             techniques,
             trial: grade.trial,
@@ -148,7 +151,7 @@ impl Store {
             .conn
             .prepare_cached(
                 "UPDATE puzzles SET level = ?2, score = ?3, hardest = ?4, techniques = ?5,
-                 trial = ?6, grader = ?7 WHERE id = ?1",
+                 trial = ?6, grader = ?7, minutes = ?8 WHERE id = ?1",
             )
             .map_err(|e| self.err(e))?;
         for (id, g) in graded {
@@ -160,7 +163,8 @@ impl Store {
                     g.hardest,
                     g.techniques,
                     g.trial,
-                    grader::GRADER_VERSION
+                    grader::GRADER_VERSION,
+                    g.minutes,
                 ])
                 .map_err(|e| self.err(e))?;
         }

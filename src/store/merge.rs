@@ -24,12 +24,12 @@ pub struct MergeReport {
 const COLUMNS: &str =
     "seed, idx, variant, size, box_rows, box_cols, regions, givens, solution, cages,
     givens_count, cage_count, cage_sizes, nodes, guesses, solver_calls, repairs, gen_micros, level,
-    canonical_key, score, hardest, techniques, trial, grader";
-const COLUMN_COUNT: usize = 25;
-/// What an input older than schema revision 3 (no grade yet) gives for the last five columns,
-/// and one of revision 3 (graded, by an unrecorded grader) for the last: such rows are graded
-/// again before the output is moved into place.
-const UNGRADED: &str = "NULL, NULL, NULL, NULL, NULL";
+    canonical_key, score, hardest, techniques, trial, grader, minutes";
+const COLUMN_COUNT: usize = 26;
+/// What an input older than schema revision 3 (no grade yet) gives for the last six columns,
+/// one of revision 3 (graded, by an unrecorded grader) for `grader`, and one older than 7 for
+/// `minutes`: such rows are graded again before the output is moved into place.
+const UNGRADED: &str = "NULL, NULL, NULL, NULL, NULL, NULL";
 const UNRECORDED_GRADER: &str = "NULL";
 /// Rows per output transaction.
 const BATCH: usize = 10_000;
@@ -190,9 +190,13 @@ fn copy_group(
         .map(|m| {
             let input = &stores[m.input];
             let columns = match input.schema_version()? {
-                4.. => COLUMNS.to_string(),
-                3 => COLUMNS.replace(", grader", &format!(", {UNRECORDED_GRADER}")),
-                _ => COLUMNS.replace("score, hardest, techniques, trial, grader", UNGRADED),
+                7.. => COLUMNS.to_string(),
+                4..=6 => COLUMNS.replace(", minutes", ", NULL"),
+                3 => COLUMNS.replace(", grader, minutes", &format!(", {UNRECORDED_GRADER}, NULL")),
+                _ => COLUMNS.replace(
+                    "score, hardest, techniques, trial, grader, minutes",
+                    UNGRADED,
+                ),
             };
             let select = format!("SELECT {columns} FROM puzzles WHERE run = ?1 ORDER BY idx");
             input.conn.prepare(&select).map_err(|e| input.err(e))

@@ -2,6 +2,7 @@
 
 use super::{codec, Store, StoreError};
 use crate::geometry::Geometry;
+use crate::grader::Minutes;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use rusqlite::Row;
@@ -46,6 +47,9 @@ pub struct StoredPuzzle {
 pub struct StoredGrade {
     /// Continuous score (orders puzzles inside a level).
     pub score: f64,
+    /// The estimated solving time (`None` in a file older than schema revision 7, until its
+    /// rows are graded again).
+    pub minutes: Option<Minutes>,
     /// The hardest technique used, if any.
     pub hardest: Option<String>,
     /// Steps per technique, `name:count` joined by `;`, in ladder order.
@@ -101,15 +105,16 @@ const BASE_COLUMNS: &str = "p.id, p.run, p.seed, p.idx, p.variant, p.size, p.box
     p.regions, p.givens, p.solution, p.cages, p.cage_sizes, p.nodes, p.guesses, p.solver_calls,
     p.repairs, p.gen_micros, p.level";
 /// How many columns `decode` reads.
-pub(super) const DECODED_COLUMNS: usize = 23;
+pub(super) const DECODED_COLUMNS: usize = 24;
 
 impl Store {
     /// The columns `decode` reads (table alias `p`): a file older than schema revision 3 has no
     /// grade columns, and reads NULL for them.
     pub(super) fn puzzle_columns(&self) -> Result<String, StoreError> {
-        let grade = match self.schema_version()? >= 3 {
-            true => "p.score, p.hardest, p.techniques, p.trial",
-            false => "NULL, NULL, NULL, NULL",
+        let grade = match self.schema_version()? {
+            7.. => "p.score, p.hardest, p.techniques, p.trial, p.minutes",
+            3..=6 => "p.score, p.hardest, p.techniques, p.trial, NULL",
+            _ => "NULL, NULL, NULL, NULL, NULL",
         };
         Ok(format!("{BASE_COLUMNS}, {grade}"))
     }
@@ -210,6 +215,10 @@ impl Store {
                         .get::<_, Option<bool>>(22)
                         .map_err(get_err)?
                         .unwrap_or(false),
+                    minutes: match row.get::<_, Option<String>>(23).map_err(get_err)? {
+                        Some(text) => Some(text.parse().map_err(|_| bad("minutes", text))?),
+                        None => None,
+                    },
                 }),
             },
         })

@@ -13,11 +13,12 @@ pub const APPLICATION_ID: i32 = 0x5350_7273;
 /// - 5: `withdrawn`, the feed days taken back by `feed --withdraw` (see [`ADD_WITHDRAWN`]).
 /// - 6: views `readable_puzzles` and `readable_issued` for `sqlite3` and BI tools (see
 ///   [`ADD_READABLE_VIEWS`]).
+/// - 7: `minutes`, the estimated solving time (see [`ADD_MINUTES`]); `readable_puzzles` shows it.
 ///
 /// A file of an older revision is read as it is and upgraded in place (in one transaction) the
 /// first time it is opened for writing. A new file gets `CREATE` and then every upgrade. To add a
 /// revision: bump this and push `(old revision, SQL)` onto `UPGRADES`.
-pub const SCHEMA_VERSION: i32 = 6;
+pub const SCHEMA_VERSION: i32 = 7;
 
 /// The oldest revision this build can still read (and upgrade when it writes).
 pub const OLDEST_READABLE: i32 = 1;
@@ -81,16 +82,11 @@ CREATE TABLE withdrawn (
 CREATE INDEX withdrawn_by_date ON withdrawn (channel, date);
 ";
 
-/// Revision 6: views for people reading the file with `sqlite3` or a BI tool (nothing in
-/// sudoku-press reads them). `readable_puzzles` has one row per puzzle: the grids as text rows
-/// (`5.3|...|..9`, top to bottom, `.` empty, `A`-`G` for 10 to 16), `regions` likewise (jigsaw),
-/// `cages` as JSON (`[{"sum":15,"cells":["r1c1","r1c2"]},...]`, rows and columns from 1), the
-/// grade and the stored metrics under their column names, `issued` 0/1; the binary
-/// `canonical_key` is left out. `readable_issued` has one row per issued puzzle with its
-/// withdrawal (NULLs when it stands) and the puzzle's variant, size, level and score.
-/// Only functions of SQLite 3.9 with JSON1 (built in since 3.38) are used, so an older
-/// `sqlite3` still reads the file.
-pub const ADD_READABLE_VIEWS: &str = "
+/// The `SELECT` of view `readable_puzzles`; `$minutes` is `""` (revision 6) or `"p.minutes, "`
+/// (revision 7 on), so both revisions share one text.
+macro_rules! readable_puzzles {
+    ($minutes:literal) => {
+        concat!("
 CREATE VIEW readable_puzzles AS
 SELECT
     p.id, p.variant, p.size, p.box_rows, p.box_cols,
@@ -111,11 +107,27 @@ SELECT
                 '[[' || replace(replace(replace(p.cages, '.', ','), ':', ',['), ';', ']],[') || ']]]'
             END) c) AS cages,
     p.givens_count, p.cage_count, p.cage_sizes,
-    p.level, p.score, p.hardest, p.techniques, p.trial, p.grader,
+    p.level, p.score, ", $minutes, "p.hardest, p.techniques, p.trial, p.grader,
     EXISTS (SELECT 1 FROM issued i WHERE i.puzzle = p.id) AS issued,
     p.nodes, p.guesses, p.solver_calls, p.repairs, p.gen_micros,
     p.run, p.seed, p.idx
 FROM puzzles p;
+")
+    };
+}
+
+/// Revision 6: views for people reading the file with `sqlite3` or a BI tool (nothing in
+/// sudoku-press reads them). `readable_puzzles` has one row per puzzle: the grids as text rows
+/// (`5.3|...|..9`, top to bottom, `.` empty, `A`-`G` for 10 to 16), `regions` likewise (jigsaw),
+/// `cages` as JSON (`[{"sum":15,"cells":["r1c1","r1c2"]},...]`, rows and columns from 1), the
+/// grade and the stored metrics under their column names, `issued` 0/1; the binary
+/// `canonical_key` is left out. `readable_issued` has one row per issued puzzle with its
+/// withdrawal (NULLs when it stands) and the puzzle's variant, size, level and score.
+/// Only functions of SQLite 3.9 with JSON1 (built in since 3.38) are used, so an older
+/// `sqlite3` still reads the file.
+pub const ADD_READABLE_VIEWS: &str = concat!(
+    readable_puzzles!(""),
+    "
 CREATE VIEW readable_issued AS
 SELECT
     i.puzzle, i.source, i.channel, coalesce(i.date, w.date) AS date, i.slot, i.position, i.number,
@@ -124,7 +136,20 @@ SELECT
 FROM issued i
 JOIN puzzles p ON p.id = i.puzzle
 LEFT JOIN withdrawn w ON w.puzzle = i.puzzle;
-";
+"
+);
+
+/// Revision 7: `minutes`, the grader's estimated solving time for a typical solver, `LOW-HIGH`
+/// in whole minutes (`15-25`; NULL: not graded by grader version 5 or later yet — the rows are
+/// graded again when the file is opened for writing, which fills it). `readable_puzzles` is made
+/// again with `minutes` after `score`.
+pub const ADD_MINUTES: &str = concat!(
+    "
+ALTER TABLE puzzles ADD COLUMN minutes TEXT;
+DROP VIEW readable_puzzles;
+",
+    readable_puzzles!("p.minutes, ")
+);
 
 /// The SQL that brings a file of revision `.0` to revision `.0 + 1`, in order.
 pub const UPGRADES: &[(i32, &str)] = &[
@@ -133,6 +158,7 @@ pub const UPGRADES: &[(i32, &str)] = &[
     (3, ADD_GRADER),
     (4, ADD_WITHDRAWN),
     (5, ADD_READABLE_VIEWS),
+    (6, ADD_MINUTES),
 ];
 
 /// Creates every table, index and view (run once, on an empty file, inside a transaction).
@@ -296,6 +322,43 @@ mod tests {
     }
 
     #[test]
+    fn a_revision_6_file_gets_minutes_when_opened_for_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("six.db");
+        generated(&path);
+        {
+            // As grader version 4 left it: no minutes column, the revision-6 views.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "DROP VIEW readable_puzzles; DROP VIEW readable_issued;
+                 ALTER TABLE puzzles DROP COLUMN minutes; UPDATE puzzles SET grader = 4;
+                 PRAGMA user_version = 6;",
+            )
+            .unwrap();
+            conn.execute_batch(super::ADD_READABLE_VIEWS).unwrap();
+        }
+        Store::open_or_create(&path).unwrap().close().unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, super::SCHEMA_VERSION);
+        let mut stmt = conn
+            .prepare("SELECT minutes FROM readable_puzzles ORDER BY id")
+            .unwrap();
+        let minutes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!minutes.is_empty());
+        for m in minutes {
+            let range: crate::grader::Minutes = m.parse().unwrap();
+            assert!(range.low >= 1 && range.low < range.high, "{m}");
+        }
+    }
+
+    #[test]
     fn an_older_file_is_read_as_it_is_and_gets_the_views_when_opened_for_writing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.db");
@@ -303,7 +366,8 @@ mod tests {
         {
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(
-                "DROP VIEW readable_puzzles; DROP VIEW readable_issued; PRAGMA user_version = 5;",
+                "DROP VIEW readable_puzzles; DROP VIEW readable_issued;
+                 ALTER TABLE puzzles DROP COLUMN minutes; PRAGMA user_version = 5;",
             )
             .unwrap();
         }

@@ -30,7 +30,7 @@ pub struct CheckedRow {
 impl CheckedRow {
     /// The stored columns that do not match what the decoded puzzle gives, one line each:
     /// `variant`, `givens_count`, `cage_count`, `cage_sizes`, and, when this build's grader made
-    /// the stored grade, `level`, `score`, `hardest`, `techniques` and `trial` (grading is
+    /// the stored grade, `level`, `score`, `hardest`, `techniques`, `trial` and `minutes` (grading is
     /// deterministic; a row graded by another version is graded again when the file is next
     /// opened for writing). Empty when the row does not decode (that is reported on its own).
     pub fn column_problems(&self) -> Vec<String> {
@@ -84,6 +84,12 @@ impl CheckedRow {
                 quoted(&g.techniques),
             );
             compare("trial", stored.trial.to_string(), g.trial.to_string());
+            let minutes = |m: Option<String>| m.map_or("NULL".into(), |m| quoted(&m));
+            compare(
+                "minutes",
+                minutes(stored.minutes.map(|m| m.to_string())),
+                minutes(g.minutes),
+            );
         }
         problems
     }

@@ -187,9 +187,9 @@ const INSERT_PUZZLE: &str =
     "INSERT INTO puzzles (run, seed, idx, variant, size, box_rows, box_cols,
     regions, givens, solution, cages, givens_count, cage_count, cage_sizes, nodes, guesses,
     solver_calls, repairs, gen_micros, level, canonical_key, score, hardest, techniques, trial,
-    grader)
+    grader, minutes)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21, ?22, ?23, ?24, ?25, ?26)
+    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)
     ON CONFLICT (canonical_key) DO NOTHING";
 
 impl Store {
@@ -380,6 +380,7 @@ impl Store {
                         p.grade.techniques,
                         p.grade.trial,
                         crate::grader::GRADER_VERSION,
+                        p.grade.minutes,
                     ])
                     .map_err(fail)?;
                 if inserted == 1 {

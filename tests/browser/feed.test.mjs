@@ -2,8 +2,9 @@
 // database and writes three consecutive days with `feed --out DIR`; headless Chromium opens
 // index.html from file://, follows the archive to a day page and its previous/next links,
 // plays a puzzle of the middle day to the end (data-state="solved", kept across a reload), and
-// checks that no page made a request beyond the site's own files. Screenshots of the archive
-// and a day page at 1000 and 360 px go to output/screenshots/ (SP_SCREENSHOTS to move them).
+// checks that no page made a request beyond the site's own files, then withdraws a day and
+// follows its "withdrawn" page back to the archive. Screenshots of the archive, a day page and
+// the withdrawn page at 1000 and 360 px go to output/screenshots/ (SP_SCREENSHOTS to move them).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,8 @@ test('the feed site works from file:// and its day pages play', { skip, timeout:
     await b.exec('localStorage.clear()');
     const days = await b.exec('return [...document.querySelectorAll("ol.days li > a:first-child")].map((a) => a.getAttribute("href"))');
     assert.deepEqual(days, DAYS.map((d) => `${d}.html`).reverse());
+    const summaries = await b.exec('return [...document.querySelectorAll("ol.days li > span")].map((s) => s.textContent)');
+    assert.deepEqual(summaries, DAYS.map(() => 'Puzzles: 2\u00a0× Killer 6x6 · medium.'), 'slots are named in words');
     await shot(b, 'feed-index');
     const visited = [url('index.html')];
 
@@ -93,6 +96,17 @@ test('the feed site works from file:// and its day pages play', { skip, timeout:
     // No page loaded anything: the log holds the visited pages only.
     const requested = await checkNoRequests(b, visited);
     assert.deepEqual(requested.sort(), [...visited].sort());
+
+    // Withdraw the first day: its page says so (base.html's head, the archive link), and the
+    // archive lists the two others.
+    sp(['feed', '--db', 'p.db', '--schedule', 's.toml', '--withdraw', DAYS[0], '--out', out], dir);
+    await b.go(url(`${DAYS[0]}.html`));
+    assert.match(await b.text(await b.find('body > p')), /were withdrawn/);
+    assert.equal(await b.exec('return document.querySelectorAll("meta[http-equiv=Content-Security-Policy]").length'), 1);
+    await shot(b, 'feed-withdrawn');
+    await b.click(await b.find('nav a[rel=index]'));
+    const left = await b.exec('return [...document.querySelectorAll("ol.days li > a:first-child")].map((a) => a.getAttribute("href"))');
+    assert.deepEqual(left, [DAYS[2], DAYS[1]].map((d) => `${d}.html`));
   } finally {
     await b.quit();
     rmSync(dir, { recursive: true, force: true });

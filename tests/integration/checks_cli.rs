@@ -91,7 +91,12 @@ fn rejected_work_items_count_their_checks_too() {
     let d = dir.path();
     // Without repairs a zero-given killer item makes exactly one check: the first layout is
     // unique (stored) or not (rejected), so the checks equal the work items, rejected included.
-    std::fs::write(d.join("norepair.toml"), "[generator]\nmax_repairs = 0\n").unwrap();
+    // No target level: a steered item checks every merge too.
+    std::fs::write(
+        d.join("norepair.toml"),
+        "[generator]\nmax_repairs = 0\nlevels = [\"any\"]\n",
+    )
+    .unwrap();
     let summary = generate(
         d,
         &["--config", "norepair.toml", "--count", "40", "--seed", "3"],

@@ -11,7 +11,8 @@ fn db() -> &'static Path {
     static DB: OnceLock<tempfile::TempDir> = OnceLock::new();
     DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        for (size, count) in [("4", "10"), ("6", "4")] {
+        // 6x6 items aimed at hard or expert are sometimes rejected off-level: 6 make 4 or more.
+        for (size, count) in [("4", "10"), ("6", "6")] {
             let args = ["generate", "--size", size, "--count", count, "--seed", "5"];
             let out = run_in(dir.path(), &[&args[..], &["--db", "f.db"]].concat());
             assert!(out.status.success(), "{}", text(&out.stderr));

@@ -306,7 +306,7 @@ fn a_revision_one_database_is_upgraded_and_books_share_the_table() {
             "DROP VIEW readable_puzzles; DROP VIEW readable_issued; DROP TABLE withdrawn; DROP TABLE issued; DROP INDEX puzzles_by_level; DROP INDEX puzzles_by_grader;
              ALTER TABLE puzzles DROP COLUMN grader; ALTER TABLE puzzles DROP COLUMN score; ALTER TABLE puzzles DROP COLUMN hardest;
              ALTER TABLE puzzles DROP COLUMN techniques; ALTER TABLE puzzles DROP COLUMN trial;
-             PRAGMA user_version = 1;",
+             ALTER TABLE puzzles DROP COLUMN minutes; PRAGMA user_version = 1;",
         )
         .unwrap();
     }

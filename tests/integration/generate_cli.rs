@@ -131,7 +131,8 @@ fn generated_batches_are_unique_and_solve_back_to_their_solution() {
 fn output_is_the_same_with_one_or_two_threads_and_any_chunk_size() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    for (variant, size) in [("killer", "4"), ("classic", "4")] {
+    // 6x6 killers draw a level per item from the default mix.
+    for (variant, size) in [("killer", "4"), ("classic", "4"), ("killer", "6")] {
         let common = gen(variant, size, "40", Some("3"));
         let mut one = common.to_vec();
         one.extend(["--threads", "1", "--chunk-size", "7", "--db", "one.db"]);
@@ -147,6 +148,43 @@ fn output_is_the_same_with_one_or_two_threads_and_any_chunk_size() {
         std::fs::remove_file(d.join("one.db")).unwrap();
         std::fs::remove_file(d.join("two.db")).unwrap();
     }
+}
+
+/// Without --level a 6x6 killer batch spans the default mix and `stats` sets its shares beside
+/// the targets; `--level any` keeps each puzzle's own level (nearly all easy on 6x6).
+#[test]
+fn the_default_batch_spans_the_mix_and_stats_measures_the_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut mixed = gen("killer", "6", "60", Some("2"));
+    mixed.extend(["--db", "mix.db"]);
+    ok(d, &mixed);
+    let mut any = gen("killer", "6", "60", Some("2"));
+    any.extend(["--db", "any.db", "--level", "any"]);
+    ok(d, &any);
+    let level_line = |db: &str| {
+        let stats = String::from_utf8(run_in(d, &["stats", "--db", db]).stdout).unwrap();
+        let mix = stats
+            .split("default mix %")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{stats}"));
+        mix.lines().nth(1).unwrap().to_string()
+    };
+    let (mixed, any) = (level_line("mix.db"), level_line("any.db"));
+    assert!(
+        mixed.starts_with("  killer 6x6: easy ") && mixed.contains("; largest gap "),
+        "{mixed}"
+    );
+    let easy_share = |line: &str| -> f64 {
+        let after = line.split("easy ").nth(1).unwrap();
+        after.split('/').next().unwrap().parse().unwrap()
+    };
+    assert!(easy_share(&mixed) < 70.0, "{mixed}");
+    assert!(easy_share(&any) > 90.0, "{any}");
+    let mut bad = gen("killer", "6", "5", None);
+    bad.extend(["--level", "any", "--level", "hard"]);
+    let err = fails(d, &bad);
+    assert!(err.contains("stands alone"), "{err}");
 }
 
 #[test]

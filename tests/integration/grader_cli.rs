@@ -8,7 +8,17 @@ use serde_json::Value;
 /// The levels, easiest first.
 const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "extreme"];
 /// The keys of a grade, in order, as both commands print them.
-const GRADE_KEYS: [&str; 6] = ["level", "score", "hardest", "techniques", "trial", "steps"];
+const GRADE_KEYS: [&str; 9] = [
+    "level",
+    "score",
+    "minutes",
+    "hardest",
+    "techniques",
+    "trial",
+    "hardest_step",
+    "level_from",
+    "steps",
+];
 
 /// One JSON value per line of the command's output (which must succeed).
 fn json_lines(args: &[&str]) -> Vec<Value> {
@@ -55,6 +65,42 @@ fn explain_and_rate_print_one_grade_and_steps_name_their_level() {
         for key in GRADE_KEYS {
             assert_eq!(head[key], rate[key], "{key}");
         }
+        // The step that made the level is on the path, of the hardest technique, at the cells
+        // that step changes; a level above its rung's comes from the work.
+        let hardest = &head["hardest_step"];
+        let number = hardest["step"].as_u64().unwrap();
+        let step = explained
+            .iter()
+            .find(|v| v["type"] == "step" && v["puzzle"] == head["puzzle"] && v["step"] == number)
+            .expect("the hardest step is on the path");
+        assert_eq!(step["technique"], head["hardest"]);
+        assert_eq!(hardest["technique"], head["hardest"]);
+        assert_eq!(step["weight"], hardest["weight"]);
+        let cell = |pair: &Value| pair[0].clone();
+        let mut changed: Vec<Value> = step["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(cell)
+            .collect();
+        changed.extend(step["eliminations"].as_array().unwrap().iter().map(cell));
+        for c in hardest["cells"].as_array().unwrap() {
+            assert!(changed.contains(c), "{c} is changed by step {number}");
+        }
+        let from = head["level_from"].as_str().unwrap();
+        match rank(&head["level"]) > rank(&hardest["level"]) {
+            true => assert_eq!(from, "work"),
+            false => assert_eq!(from, "hardest_step"),
+        }
+        // The score sits in its level's band of 10, the minutes are a range.
+        let score = head["score"].as_f64().unwrap();
+        assert_eq!(
+            (score / 10.0).floor() as usize,
+            rank(&head["level"]),
+            "{score}"
+        );
+        let minutes = head["minutes"].as_array().unwrap();
+        assert!(minutes[0].as_u64().unwrap() < minutes[1].as_u64().unwrap());
     }
     let steps: Vec<&Value> = explained.iter().filter(|v| v["type"] == "step").collect();
     let total: u64 = heads.iter().map(|h| h["steps"].as_u64().unwrap()).sum();

@@ -5,6 +5,7 @@
 
 pub mod raw_object;
 mod read;
+mod scan;
 mod write;
 
 pub use raw_object::{Extra, RawObject};

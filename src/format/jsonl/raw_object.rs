@@ -3,6 +3,7 @@
 //! keys a command does not use are written back exactly as they came (compacted), never
 //! re-encoded (so `-0` stays `-0` and `1.50` stays `1.50`).
 
+use super::scan::{self, Typed};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -36,6 +37,19 @@ impl RawObject {
 
     /// [`RawObject::parse`], handing the text back when it is not one JSON object.
     pub fn parse_or_return(text: String) -> Result<RawObject, String> {
+        Self::parse_typed(text, None)
+    }
+
+    /// [`RawObject::parse_or_return`] that reads a puzzle's fields into `typed` on the way
+    /// (see [`scan::object_fields`]).
+    pub(super) fn parse_typed(
+        text: String,
+        typed: Option<&mut Typed>,
+    ) -> Result<RawObject, String> {
+        // The common shape by the byte scanner; anything else (and every error) by serde_json.
+        if let Some(fields) = scan::object_fields(&text, Key::Span, typed) {
+            return Ok(RawObject { text, fields });
+        }
         match Self::read_fields(&text) {
             Ok(fields) => Ok(RawObject { text, fields }),
             Err(_) => Err(text),
@@ -43,6 +57,9 @@ impl RawObject {
     }
 
     fn read_fields(text: &str) -> Result<Vec<(Key, Range<usize>)>, serde_json::Error> {
+        if let Some(fields) = scan::object_fields(text, Key::Span, None) {
+            return Ok(fields);
+        }
         let mut de = serde_json::Deserializer::from_str(text);
         let fields = Fields { base: text }.deserialize(&mut de)?;
         de.end()?;

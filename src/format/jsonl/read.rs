@@ -2,6 +2,7 @@
 //! read as `serde_json::Value`s only to say exactly what is wrong and where.
 
 use super::raw_object::RawObject;
+use super::scan;
 use crate::cage::Cage;
 use crate::format::error::{excerpt, ErrorKind, FormatError};
 use crate::geometry::{Cell, Geometry, MAX_CELLS, MAX_SIZE};
@@ -46,8 +47,9 @@ pub fn parse_keeping_object(
     line: usize,
     like: Option<&Geometry>,
 ) -> Result<JsonPuzzle, (FormatError, Option<Box<RawObject>>)> {
-    let object =
-        RawObject::parse_or_return(text).map_err(|text| (describe_bad_line(&text, line), None))?;
+    let mut typed = scan::Typed::default();
+    let object = RawObject::parse_typed(text, Some(&mut typed))
+        .map_err(|text| (describe_bad_line(&text, line), None))?;
     if let Some(key) = object.repeated_key() {
         let kind = ErrorKind::Field {
             field: key.to_string(),
@@ -60,6 +62,7 @@ pub fn parse_keeping_object(
         object: &object,
         line,
         like,
+        typed,
     };
     match fields.puzzle() {
         Ok((puzzle, solution)) => Ok(JsonPuzzle {
@@ -162,25 +165,28 @@ struct Fields<'a> {
     line: usize,
     /// A geometry to copy when the line's boxes are the same.
     like: Option<&'a Geometry>,
+    /// The fields the scanner read on its way (each taken once).
+    typed: scan::Typed,
 }
 
 impl Fields<'_> {
-    fn puzzle(&self) -> Result<(Puzzle, Option<Grid>), FormatError> {
+    fn puzzle(mut self) -> Result<(Puzzle, Option<Grid>), FormatError> {
+        let typed = std::mem::take(&mut self.typed);
         let size = self.whole("size", usize::MAX)?;
         let geometry = self.geometry(size)?;
         // A killer may leave out `givens` (none); a plain puzzle needs them.
         let cages = self.object.raw("cages");
         let givens = match (self.object.raw("givens"), cages) {
             (None, Some(c)) if c.starts_with('[') => Grid::empty(geometry.size()),
-            _ => self.grid("givens", &geometry)?,
+            _ => self.grid("givens", typed.givens, &geometry)?,
         };
         let solution = match self.object.raw("solution") {
             None | Some("null") => None,
-            Some(_) => Some(self.grid("solution", &geometry)?),
+            Some(_) => Some(self.grid("solution", typed.solution, &geometry)?),
         };
         let cages = match cages {
             None | Some("null") => Vec::new(),
-            Some(raw) => self.cages(raw, geometry.cell_count())?,
+            Some(raw) => self.cages(raw, typed.cages, geometry.cell_count())?,
         };
         let puzzle = Puzzle::new(geometry, givens, cages).map_err(|e| self.at(e))?;
         Ok((puzzle, solution))
@@ -296,13 +302,20 @@ impl Fields<'_> {
         Geometry::jigsaw(size, region_of).map_err(|e| self.at(e))
     }
 
-    fn grid(&self, field: &str, geometry: &Geometry) -> Result<Grid, FormatError> {
+    /// The grid of `field`, given what the scanner read of it (`scanned`).
+    fn grid(
+        &self,
+        field: &str,
+        scanned: Option<Vec<u8>>,
+        geometry: &Geometry,
+    ) -> Result<Grid, FormatError> {
         let (size, n) = (geometry.size(), geometry.cell_count());
-        let typed = self
-            .object
-            .raw(field)
-            .map(|raw| list_in(raw, n.min(MAX_CELLS), |v: u8| v));
-        if let Some(Ok(values)) = typed {
+        // The byte scanner first, serde_json's typed reading second, the `Value` path last.
+        let typed = scanned.or_else(|| {
+            let raw = self.object.raw(field)?;
+            list_in(raw, n.min(MAX_CELLS), |v: u8| v).ok()
+        });
+        if let Some(values) = typed {
             if values.len() == n && values.iter().all(|&v| v as usize <= size) {
                 return Ok(Grid::from_values(size, values).expect("length and values checked"));
             }
@@ -317,8 +330,18 @@ impl Fields<'_> {
         Ok(Grid::from_values(size, values).expect("length and values checked above"))
     }
 
-    fn cages(&self, raw: &str, cell_count: usize) -> Result<Vec<Cage>, FormatError> {
-        if let Ok(typed) = list_in(raw, 32, |c: TypedCage| c) {
+    /// The cages of `raw`, given what the scanner read of them (`scanned`).
+    fn cages(
+        &self,
+        raw: &str,
+        scanned: Option<Vec<(u16, Vec<Cell>)>>,
+        cell_count: usize,
+    ) -> Result<Vec<Cage>, FormatError> {
+        let scanned = scanned.map(|cages| {
+            let typed = |(sum, cells)| TypedCage { sum, cells };
+            cages.into_iter().map(typed).collect()
+        });
+        if let Some(typed) = scanned.or_else(|| list_in(raw, 32, |c: TypedCage| c).ok()) {
             let in_range = |c: &TypedCage| c.cells.iter().all(|&i| i.as_index() < cell_count);
             if typed.len() <= cell_count && typed.iter().all(in_range) {
                 return Ok(typed

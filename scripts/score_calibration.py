@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Calibrate the grader's score and time estimate (`sudoku-press rate`) in one command.
+
+Usage: scripts/score_calibration.py [--bin target/release/sudoku-press] [--data ../shared/data]
+                                    [--folds 5] [--no-killers] [--killer-args "..."]
+
+    scripts/score_calibration.py            # plain calibration, then the killer one
+
+Plain puzzles (`DATA/rated/`, see its README.md): `se_bank_fit.txt` (Sudoku Explainer ratings)
+and `cloud_fit.csv` (Cloud Sudoku mean human solving times). Printed, each beside HoDoKu's figure
+from that README:
+- Spearman rho of `rate`'s score and level with the SE rating and with the mean time, and Pearson
+  r of the log of the estimated minutes (the middle of `minutes`) with the log of the mean time;
+  how many mean times fall inside the `minutes` range (the range is the fit's middle half of
+  residuals, so about 50% is right);
+- the same, cross-validated (k folds): the score's two constants (HARDEST_FACTOR, UNIQUE_FACTOR
+  in src/grader/score.rs) are chosen again on k-1 folds of both sets by the grid search that set
+  them, and the time model (MINUTES_FIT, MINUTES_SPREAD) fitted again by least squares, and both
+  are scored on the fold left out. The per-pass numbers come from `explain --format jsonl` (each
+  step's technique, rung weight and candidates); the script first checks that its copy of the
+  score formula gives `rate`'s scores, so the two cannot drift apart unnoticed.
+- the constants fitted on all of it, to compare with the ones in src/grader/score.rs.
+
+Killers: runs scripts/grade_calibration.py (Solo levels fit and held out, KrazyDad book order,
+the hardest public killers; needs `sgt-puzzles`: apt-get install sgt-puzzles) with
+`--killer-args` (default `--solo-seed fit --held-out held`), whose targets are Solo rho >= 0.65
+held out, KrazyDad rho >= 0.30, the hardest killers all expert or extreme.
+
+Pure Python 3 (no numpy): Spearman with average ranks, least squares by normal equations.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import random
+import shlex
+import statistics
+import subprocess
+import sys
+
+from grade_calibration import pearson, spearman  # one rank correlation for both scripts
+
+LEVELS = ["easy", "medium", "hard", "expert", "extreme"]
+# The constants of src/grader/score.rs (the check below fails if they drift).
+BAND = 10.0
+BAND_EFFORT = 20.0
+POWER = 8
+HARDEST_FACTOR = 3.75
+UNIQUE_FACTOR = 0.4
+MARKS_WEIGHT = 1.0
+# The grid the two score constants are chosen on.
+HARDEST_GRID = [2.0, 2.5, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0, 6.0]
+UNIQUE_GRID = [0.0, 0.2, 0.4, 0.6, 0.8]
+# Figures measured with HoDoKu 2.2.0 on the same kinds of sets (DATA/rated/README.md), and targets.
+HODOKU = {"se": 0.93, "time": 0.33}
+TARGET = {"se": 0.93, "time": 0.70}
+
+
+def least_squares(rows, ys):
+    """Coefficients [intercept, b1, ...] of ys ~ rows by the normal equations."""
+    xs = [[1.0] + list(r) for r in rows]
+    k = len(xs[0])
+    m = [[sum(r[i] * r[j] for r in xs) for j in range(k)]
+         + [sum(r[i] * y for r, y in zip(xs, ys))] for i in range(k)]
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(k):
+            if r != c and m[c][c]:
+                f = m[r][c] / m[c][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    return [m[i][k] / m[i][i] for i in range(k)]
+
+
+def quantile(sorted_xs, q):
+    return sorted_xs[int(q * (len(sorted_xs) - 1))]
+
+
+def run(binary, args, text):
+    out = subprocess.run([binary] + args, input=text, capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        sys.exit(f"error: {binary} {' '.join(args)} failed: {out.stderr}")
+    return out.stdout
+
+
+def features(binary, text):
+    """Per puzzle, from `explain --format jsonl`: the pass totals the score reads."""
+    puzzles = []
+    for line in run(binary, ["explain", "--format", "jsonl", "--from", "plain", "-"], text).splitlines():
+        o = json.loads(line)
+        if o["type"] == "grade":
+            puzzles.append({"level": o["level"], "marks": 0.0, "power": 0.0, "unique": 0,
+                            "pass": None})
+            continue
+        p, w = puzzles[-1], o["weight"]
+        density = o["candidates"] / 81.0
+        here = (o["technique"], o["candidates"])
+        if here != p["pass"]:
+            p["pass"] = here
+            p["power"] += w ** POWER
+            if w >= MARKS_WEIGHT:
+                p["marks"] += density
+        p["unique"] += o["technique"] == "unique_combination"
+    for p in puzzles:
+        p["m"] = math.log1p(p["marks"])
+        p["h"] = math.log(p["power"]) / POWER if p["power"] > 0 else 0.0
+        p["u"] = math.log1p(p["unique"])
+        p["band"] = LEVELS.index(p["level"]) if p["level"] else 0
+    return puzzles
+
+
+def score(p, a=HARDEST_FACTOR, u=UNIQUE_FACTOR):
+    effort = max(p["m"] + a * p["h"] - u * p["u"], 0.0)
+    return BAND * p["band"] + BAND * (1 - math.exp(-effort / BAND_EFFORT))
+
+
+def choose(se, se_y, cl, cl_y):
+    """The grid point that best meets both targets on these puzzles."""
+    best = None
+    for a in HARDEST_GRID:
+        for u in UNIQUE_GRID:
+            r_se = spearman([score(p, a, u) for p in se], se_y)
+            r_t = spearman([score(p, a, u) for p in cl], cl_y)
+            key = min(r_se - TARGET["se"], r_t - TARGET["time"])
+            if best is None or key > best[0]:
+                best = (key, a, u)
+    return best[1], best[2]
+
+
+def time_model(ps, log_t):
+    coef = least_squares([[p["m"], p["h"]] for p in ps], log_t)
+    fitted = [coef[0] + coef[1] * p["m"] + coef[2] * p["h"] for p in ps]
+    resid = sorted(y - f for y, f in zip(log_t, fitted))
+    return coef, (quantile(resid, 0.25), quantile(resid, 0.75))
+
+
+def folds(n, k, seed):
+    idx = list(range(n))
+    random.Random(seed).shuffle(idx)
+    return [set(idx[i::k]) for i in range(k)]
+
+
+def line(name, value, hodoku=None, target=None):
+    extra = "" if hodoku is None else f"   HoDoKu {hodoku:.2f}"
+    extra += "" if target is None else f"   target >= {target:.2f}"
+    print(f"  {name:58s} {value:6.3f}{extra}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="target/release/sudoku-press")
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the fold split")
+    ap.add_argument("--no-killers", action="store_true")
+    ap.add_argument("--killer-args", default="--solo-seed fit --held-out held")
+    a = ap.parse_args()
+
+    rated = os.path.join(a.data, "rated")
+    se_rows = [l.split() for l in open(os.path.join(rated, "se_bank_fit.txt")) if l.strip()]
+    se_text = "".join(r[0] + "\n" for r in se_rows)
+    se_y = [float(r[1]) for r in se_rows]
+    cl_rows = list(csv.DictReader(open(os.path.join(rated, "cloud_fit.csv"))))
+    cl_text = "".join(r["puzzle"] + "\n" for r in cl_rows)
+    cl_t = [float(r["avg_time_s"]) for r in cl_rows]
+    cl_log = [math.log(t) for t in cl_t]
+
+    se_rate = [json.loads(l) for l in run(a.bin, ["rate", "--from", "plain", "-"], se_text).splitlines()]
+    cl_rate = [json.loads(l) for l in run(a.bin, ["rate", "--from", "plain", "-"], cl_text).splitlines()]
+    lvl = lambda r: LEVELS.index(r["level"]) if r["level"] else 5
+    mid = lambda r: math.log(60 * (r["minutes"][0] + r["minutes"][1]) / 2)
+    print(f"Plain 9x9: {len(se_rate)} Sudoku Explainer-rated puzzles, {len(cl_rate)} Cloud Sudoku times")
+    print(" as rated (constants fitted on these same files):")
+    line("rho(score, SE rating)", spearman([r["score"] for r in se_rate], se_y), HODOKU["se"], TARGET["se"])
+    line("rho(level, SE rating)", spearman([lvl(r) for r in se_rate], se_y))
+    line("rho(score, mean time)", spearman([r["score"] for r in cl_rate], cl_t), HODOKU["time"], TARGET["time"])
+    line("rho(level, mean time)", spearman([lvl(r) for r in cl_rate], cl_t))
+    line("Pearson(log minutes, log mean time)", pearson([mid(r) for r in cl_rate], cl_log))
+    inside = sum(r["minutes"][0] * 60 <= t <= r["minutes"][1] * 60 for r, t in zip(cl_rate, cl_t))
+    line("share of mean times inside `minutes` (aim 0.5, whole minutes)", inside / len(cl_t))
+
+    se = features(a.bin, se_text)
+    cl = features(a.bin, cl_text)
+    drift = max(abs(score(p) - r["score"]) for p, r in zip(se + cl, se_rate + cl_rate))
+    if drift > 0.006:
+        sys.exit(f"error: this script's score formula differs from rate's by up to {drift:.3f}: "
+                 "make it match src/grader/score.rs")
+
+    k = a.folds
+    se_f, cl_f = folds(len(se), k, a.seed), folds(len(cl), k, a.seed)
+    per_fold, chosen, cl_mid, cl_in = [], [], [0.0] * len(cl), 0
+    for i in range(k):
+        tr = lambda xs, f: [x for j, x in enumerate(xs) if j not in f]
+        te = lambda xs, f: [x for j, x in enumerate(xs) if j in f]
+        fa, fu = choose(tr(se, se_f[i]), tr(se_y, se_f[i]), tr(cl, cl_f[i]), tr(cl_t, cl_f[i]))
+        coef, (lo, hi) = time_model(tr(cl, cl_f[i]), tr(cl_log, cl_f[i]))
+        chosen.append((fa, fu))
+        per_fold.append((spearman([score(p, fa, fu) for p in te(se, se_f[i])], te(se_y, se_f[i])),
+                         spearman([score(p, fa, fu) for p in te(cl, cl_f[i])], te(cl_t, cl_f[i]))))
+        for j in cl_f[i]:
+            cl_mid[j] = coef[0] + coef[1] * cl[j]["m"] + coef[2] * cl[j]["h"]
+            cl_in += cl_mid[j] + lo <= cl_log[j] <= cl_mid[j] + hi
+    print(f" cross-validated ({k} folds; rho: mean over the folds left out; constants chosen per "
+          f"fold on the plain sets alone: {chosen}):")
+    line("rho(score, SE rating)", statistics.mean(f[0] for f in per_fold), HODOKU["se"], TARGET["se"])
+    line("rho(score, mean time)", statistics.mean(f[1] for f in per_fold), HODOKU["time"], TARGET["time"])
+    line("Pearson(log estimated time, log mean time)", pearson(cl_mid, cl_log))
+    line("share of mean times inside the range", cl_in / len(cl))
+    fa, fu = choose(se, se_y, cl, cl_t)
+    coef, (lo, hi) = time_model(cl, cl_log)
+    print(" fitted on all the plain puzzles (compare src/grader/score.rs, whose HARDEST_FACTOR and")
+    print(" UNIQUE_FACTOR were also weighed against the killer sets below; UNIQUE_FACTOR only acts on killers):")
+    print(f"  HARDEST_FACTOR {fa}, UNIQUE_FACTOR {fu}; MINUTES_FIT "
+          f"[{coef[0]:.4f}, {coef[1]:.4f}, {coef[2]:.4f}], MINUTES_SPREAD [{lo:.3f}, {hi:.3f}]")
+    line(f"  with HARDEST_FACTOR {fa}: rho(score, SE rating)", spearman([score(p, fa, fu) for p in se], se_y))
+    line(f"  with HARDEST_FACTOR {fa}: rho(score, mean time)", spearman([score(p, fa, fu) for p in cl], cl_t))
+    print("  publishers' ladders (sudoku.coach, KrazyDad plain; HoDoKu 0.96, target >= 0.96) are "
+          "not in DATA: not checked here")
+
+    if a.no_killers:
+        return
+    print("\nKillers (scripts/grade_calibration.py " + a.killer_args + "):", flush=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    cmd = [sys.executable, os.path.join(here, "grade_calibration.py"), "--bin", a.bin,
+           "--data", a.data] + shlex.split(a.killer_args)
+    sys.exit(subprocess.run(cmd).returncode)
+
+
+if __name__ == "__main__":
+    main()
