@@ -8,6 +8,11 @@ use crate::grader::state::Board;
 use crate::puzzle::Puzzle;
 use std::sync::Arc;
 
+/// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
+/// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
+/// same on every machine).
+pub(crate) const BLOCKING_NODES: usize = 1_000_000;
+
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Memo {
@@ -89,6 +94,11 @@ pub struct Context {
     /// the search checks them before use and its verdict does not depend on them, so trial
     /// copies do not carry them.
     pub(crate) blocking_witnesses: std::collections::HashMap<usize, Vec<Vec<(Cell, u8)>>>,
+    /// Where the next look of combination blocking (equations), cage interactions (houses) and
+    /// their house pairs starts: after the item where the previous look spent its nodes.
+    pub(crate) blocking_next: [usize; 3],
+    /// Search nodes combination blocking and cage interactions may still spend on this puzzle.
+    pub(crate) blocking_left: usize,
 }
 
 impl Context {
@@ -171,6 +181,8 @@ impl Context {
             equation_look: [0; 4],
             overlap: vec![(0, 0); houses.len() * 16],
             blocking_witnesses: Default::default(),
+            blocking_next: [0; 3],
+            blocking_left: BLOCKING_NODES,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -196,7 +208,11 @@ impl Context {
             equation_look,
             overlap,
             blocking_witnesses: _,
+            blocking_next,
+            blocking_left,
         } = other;
+        self.blocking_next = *blocking_next;
+        self.blocking_left = *blocking_left;
         self.peers.clone_from(peers);
         self.cage_sets.clone_from(cage_sets);
         self.houses.clone_from(houses);

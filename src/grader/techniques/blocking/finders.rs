@@ -1,23 +1,38 @@
 //! The finders of combination blocking: a virtual cage with the real cages holding its cells
 //! (`cage_blocking`), and a house with the cages crossing it (`house_blocking`).
 
-use super::search::{Joint, Sum, Verdict};
+use super::search::{Budget, Joint, Sum, Verdict};
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
 use crate::grader::techniques::cage_view::Inline;
 use crate::grader::techniques::context::{Context, Memo};
-use crate::grader::techniques::sums::{source_text, Source};
+use crate::grader::techniques::sums::{source_text, Equations, Source};
 use crate::grader::text::{cage_text, house_name};
 use std::sync::Arc;
 
 /// Search nodes one candidate's test may spend.
-const NODES: usize = 10_000;
+const CANDIDATE_NODES: usize = 10_000;
+/// Search nodes one look of a rung (one call, all its joints) may spend; the next look starts
+/// where this one stopped.
+const LOOK_NODES: usize = 300_000;
 /// Most cells a virtual cage and its cages may hold together.
 const MAX_CAGE_JOINT: usize = 32;
 /// Most cells a house and its cages may hold together.
 const MAX_HOUSE_JOINT: usize = 36;
+
+/// Run `look` with the nodes it may spend (those of a look, at most what the puzzle has left)
+/// and take what it spent off the puzzle's.
+fn with_budget(ctx: &mut Context, look: impl FnOnce(&mut Context, &mut Budget)) {
+    let mut budget = Budget {
+        per_candidate: CANDIDATE_NODES,
+        left: LOOK_NODES.min(ctx.blocking_left),
+    };
+    let before = budget.left;
+    look(ctx, &mut budget);
+    ctx.blocking_left -= before - budget.left;
+}
 
 /// Add cage `k`'s empty cells and the sum they still need; false when the search is full.
 fn add_cage(board: &Board, joint: &mut Joint, k: usize, limit: usize) -> bool {
@@ -97,6 +112,7 @@ fn eliminations(
     joint: &Joint,
     slot: usize,
     technique: Technique,
+    budget: &mut Budget,
 ) -> Option<Step> {
     let seeds: Vec<Vec<u8>> = ctx
         .blocking_witnesses
@@ -112,7 +128,7 @@ fn eliminations(
         })
         .collect();
     let mut found = Vec::new();
-    let verdict = joint.solve(NODES, &seeds, &mut found);
+    let verdict = joint.solve(budget, &seeds, &mut found);
     let kept = found
         .into_iter()
         .map(|values| joint.cells.iter().copied().zip(values).collect())
@@ -153,7 +169,26 @@ pub fn cage_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         ctx.add_multi_equations(board.puzzle());
     }
     let eqs = Arc::clone(&ctx.equations);
-    for (i, e) in eqs.list.iter().enumerate() {
+    with_budget(ctx, |ctx, budget| cage_looks(ctx, board, &eqs, budget, out));
+}
+
+/// Combination blocking's joints, one per equation, from where the last look stopped.
+fn cage_looks(
+    ctx: &mut Context,
+    board: &Board,
+    eqs: &Equations,
+    budget: &mut Budget,
+    out: &mut Vec<Step>,
+) {
+    let len = eqs.list.len();
+    let start = ctx.blocking_next[0];
+    for i in (0..len).map(|k| (start + k) % len) {
+        if budget.left == 0 {
+            // The look's nodes are spent: the next look starts here.
+            ctx.blocking_next[0] = i;
+            return;
+        }
+        let e = &eqs.list[i];
         let mut total = e.total;
         let mut cages = Inline::new(0usize);
         let mut empty = 0;
@@ -198,16 +233,25 @@ pub fn cage_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         add_equations(ctx, board, &mut joint, &zone, i);
         add_differences(board, &mut joint);
         let slot = board.geometry().house_count() + i;
-        let Some(mut step) = eliminations(ctx, board, &joint, slot, Technique::CombinationBlocking)
-        else {
-            ctx.remember(board, Memo::CageBlocking, i);
+        let found = eliminations(
+            ctx,
+            board,
+            &joint,
+            slot,
+            Technique::CombinationBlocking,
+            budget,
+        );
+        let Some(mut step) = found else {
+            if budget.left > 0 {
+                ctx.remember(board, Memo::CageBlocking, i);
+            }
             continue;
         };
         if board.explaining() {
             step.reason = format!(
                 "{} is a virtual cage; with {} holding its cells, only the combinations that fit \
                  all of them together are left",
-                source_text(board, &eqs, Source::Equation(i as u32)),
+                source_text(board, eqs, Source::Equation(i as u32)),
                 cages_text(board, &cages)
             );
             step.cells = joint.cells.clone();
@@ -222,41 +266,57 @@ pub fn cage_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 /// their sums outside it; a digit stays only where some filling of the house and of every cage
 /// touching it meets all of that at once.
 pub fn house_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    with_budget(ctx, |ctx, budget| house_looks(ctx, board, budget, out));
+}
+
+/// Cage interactions' joints: the houses, then (when they give nothing) the line-region pairs,
+/// each from where the last look stopped.
+fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut Vec<Step>) {
     let count = board.geometry().house_count();
-    for h in 0..count {
-        let house = House::new(h as u8);
+    let start = ctx.blocking_next[1];
+    for h in (0..count).map(|k| (start + k) % count) {
+        if budget.left == 0 {
+            ctx.blocking_next[1] = h;
+            return;
+        }
         if ctx.unchanged_house_and_cages(board, Memo::HouseBlocking, h) {
             continue;
         }
-        match houses_step(ctx, board, &[house], h) {
+        match houses_step(ctx, board, &[House::new(h as u8)], h, budget) {
             Some(step) => out.push(step),
-            None => ctx.remember(board, Memo::HouseBlocking, h),
+            None if budget.left > 0 => ctx.remember(board, Memo::HouseBlocking, h),
+            None => {}
         }
     }
     if !out.is_empty() {
         return;
     }
     // Then a line and a region it crosses, taken together.
-    let g = board.geometry();
-    let n = g.size();
-    for line in 0..2 * n {
-        for region in 2 * n..3 * n {
-            let (a, b) = (House::new(line as u8), House::new(region as u8));
-            if !board.house_set(a).intersects(board.house_set(b)) {
-                continue;
-            }
-            let item = line * count + region;
-            let zone = board.house_set(a).union(board.house_set(b));
-            let zone = (0..board.cages().len())
-                .filter(|&k| ctx.cage_sets[k].intersects(&zone))
-                .fold(zone, |z, k| z.union(&ctx.cage_sets[k]));
-            if ctx.unchanged(board, Memo::PairBlocking, item, zone.iter()) {
-                continue;
-            }
-            match houses_step(ctx, board, &[a, b], PAIR_SLOTS + item) {
-                Some(step) => out.push(step),
-                None => ctx.remember(board, Memo::PairBlocking, item),
-            }
+    let n = board.geometry().size();
+    let pairs: Vec<(House, House)> = (0..2 * n)
+        .flat_map(|line| (2 * n..3 * n).map(move |region| (line, region)))
+        .map(|(a, b)| (House::new(a as u8), House::new(b as u8)))
+        .filter(|&(a, b)| board.house_set(a).intersects(board.house_set(b)))
+        .collect();
+    let start = ctx.blocking_next[2];
+    for p in (0..pairs.len()).map(|k| (start + k) % pairs.len()) {
+        if budget.left == 0 {
+            ctx.blocking_next[2] = p;
+            return;
+        }
+        let (a, b) = pairs[p];
+        let item = a.as_index() * count + b.as_index();
+        let zone = board.house_set(a).union(board.house_set(b));
+        let zone = (0..board.cages().len())
+            .filter(|&k| ctx.cage_sets[k].intersects(&zone))
+            .fold(zone, |z, k| z.union(&ctx.cage_sets[k]));
+        if ctx.unchanged(board, Memo::PairBlocking, item, zone.iter()) {
+            continue;
+        }
+        match houses_step(ctx, board, &[a, b], PAIR_SLOTS + item, budget) {
+            Some(step) => out.push(step),
+            None if budget.left > 0 => ctx.remember(board, Memo::PairBlocking, item),
+            None => {}
         }
     }
 }
@@ -265,7 +325,13 @@ pub fn house_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
 const PAIR_SLOTS: usize = 1 << 24;
 
 /// The step of some houses taken together, if the cages crossing them give one.
-fn houses_step(ctx: &mut Context, board: &Board, houses: &[House], slot: usize) -> Option<Step> {
+fn houses_step(
+    ctx: &mut Context,
+    board: &Board,
+    houses: &[House],
+    slot: usize,
+    budget: &mut Budget,
+) -> Option<Step> {
     let inside = houses
         .iter()
         .fold(CellSet::EMPTY, |a, &h| a.union(board.house_set(h)));
@@ -299,7 +365,7 @@ fn houses_step(ctx: &mut Context, board: &Board, houses: &[House], slot: usize) 
         .fold(inside, |a, &k| a.union(&ctx.cage_sets[k]));
     add_equations(ctx, board, &mut joint, &zone, usize::MAX);
     add_differences(board, &mut joint);
-    let mut step = eliminations(ctx, board, &joint, slot, Technique::CageInteraction)?;
+    let mut step = eliminations(ctx, board, &joint, slot, Technique::CageInteraction, budget)?;
     if board.explaining() {
         let names: Vec<String> = houses
             .iter()

@@ -8,6 +8,7 @@
 //! stays: only candidates no assignment can give are removed.
 
 use crate::geometry::Cell;
+use crate::solver::combos::Combos;
 
 /// Most cells a joint search takes (its masks are `u64`).
 pub(crate) const MAX_CELLS: usize = 40;
@@ -28,6 +29,14 @@ pub(crate) struct Joint {
     /// Per cell, the cells that must hold another digit (bit per cell index).
     pub(crate) sees: Vec<u64>,
     pub(crate) sums: Vec<Sum>,
+}
+
+/// The search nodes a look may spend: on one candidate, and left in all (deterministic: nodes,
+/// never time).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Budget {
+    pub(crate) per_candidate: usize,
+    pub(crate) left: usize,
 }
 
 /// How a joint search ended.
@@ -80,14 +89,15 @@ impl Joint {
             })
     }
 
-    /// Test every candidate, spending at most `nodes` search nodes per candidate. `seeds` are
+    /// Test every candidate, spending at most `budget.per_candidate` search nodes on each and
+    /// `budget.left` in all (taken off it; once it is spent, the untested candidates stay). `seeds` are
     /// assignments known from an earlier look (those that still hold vouch for their digits
     /// without a search); the assignments that vouch now go to `found`. The verdict does not
     /// depend on the seeds: a candidate a seed vouches for has an assignment, so its own search
     /// would keep it too (found, or out of nodes).
     pub(crate) fn solve(
         &self,
-        nodes: usize,
+        budget: &mut Budget,
         seeds: &[Vec<u8>],
         found: &mut Vec<Vec<u8>>,
     ) -> Verdict {
@@ -111,23 +121,52 @@ impl Joint {
         if keep == self.cands {
             return Verdict::Keep(keep);
         }
+        let distinct: Vec<bool> = self
+            .sums
+            .iter()
+            .map(|sum| {
+                sum.terms.iter().all(|&(i, k)| {
+                    k == 1
+                        && sum
+                            .terms
+                            .iter()
+                            .all(|&(j, _)| i == j || self.sees[i] & (1 << j) != 0)
+                })
+            })
+            .collect();
+        // Digit sets by size and sum, over the digits the cells can hold.
+        let top = self.cands.iter().fold(0u16, |a, &c| a | c);
+        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
         let mut search = Search {
             joint: self,
+            combos,
             by_cell: &by_cell,
+            distinct: &distinct,
             values: vec![0; n],
             taken: vec![[0u8; 16]; n],
+            blocked: vec![0; n],
             nodes: 0,
-            budget: nodes,
+            budget: 0,
+            hint: found.last().cloned().unwrap_or_else(|| vec![0; n]),
         };
         for i in 0..n {
             let mut todo = self.cands[i] & !keep[i];
             while todo != 0 {
                 let d = todo.trailing_zeros() as u8 + 1;
                 todo &= todo - 1;
+                if budget.left == 0 {
+                    // Out of the look's nodes: nothing proved, the candidate stays.
+                    keep[i] |= 1 << (d - 1);
+                    continue;
+                }
+                search.budget = budget.per_candidate.min(budget.left);
                 search.nodes = 0;
                 search.values.iter_mut().for_each(|v| *v = 0);
                 search.taken.iter_mut().for_each(|t| *t = [0; 16]);
-                match search.fix(i, d) && search.go() {
+                search.blocked.iter_mut().for_each(|b| *b = 0);
+                let ok = search.fix(i, d) && search.go();
+                budget.left = budget.left.saturating_sub(search.nodes);
+                match ok {
                     true => {
                         for (k, &v) in keep.iter_mut().zip(&search.values) {
                             *k |= 1 << (v - 1);
@@ -135,6 +174,7 @@ impl Joint {
                         if found.len() < MAX_WITNESSES {
                             found.push(search.values.clone());
                         }
+                        search.hint.clone_from(&search.values);
                         todo &= !keep[i];
                     }
                     // Out of nodes: nothing proved, the candidate stays.
@@ -151,33 +191,32 @@ impl Joint {
 }
 
 /// Assignments kept per item from one look to the next.
-pub(crate) const MAX_WITNESSES: usize = 24;
+pub(crate) const MAX_WITNESSES: usize = 64;
 
 struct Search<'j> {
     joint: &'j Joint,
     by_cell: &'j [Vec<usize>],
+    /// Digit sets by size and sum.
+    combos: &'static Combos,
+    /// Per sum: are its terms all +1 over cells that must differ (a cage, a house)?
+    distinct: &'j [bool],
     /// Digit per cell, 0 while unassigned.
     values: Vec<u8>,
     /// Per cell and digit, how many assigned cells it must differ from hold that digit.
     taken: Vec<[u8; 16]>,
+    /// Per cell, the digits some such assigned cell holds (`taken` above zero).
+    blocked: Vec<u16>,
     nodes: usize,
     budget: usize,
+    /// The last assignment found: each cell tries its digit there first, so a search for the
+    /// next candidate mostly repairs that assignment around the new digit.
+    hint: Vec<u8>,
 }
 
 impl Search<'_> {
     /// The digits cell `i` can still take.
     fn domain(&self, i: usize) -> u16 {
-        let mut d = self.joint.cands[i];
-        let t = &self.taken[i];
-        let mut bits = d;
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if t[b] != 0 {
-                d &= !(1 << b);
-            }
-        }
-        d
+        self.joint.cands[i] & !self.blocked[i]
     }
 
     /// Assign `d` to cell `i`: false when a neighbour is left without a digit or a sum of the
@@ -185,16 +224,36 @@ impl Search<'_> {
     fn fix(&mut self, i: usize, d: u8) -> bool {
         self.values[i] = d;
         let mut ok = true;
+        // Open neighbours that just lost `d`: their sums are checked again too.
+        let mut shrunk = 0u64;
+        let bit = 1u16 << (d - 1);
         let mut bits = self.joint.sees[i];
         while bits != 0 {
             let j = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.taken[j][d as usize - 1] += 1;
-            if ok && self.values[j] == 0 && self.domain(j) == 0 {
-                ok = false;
+            let t = &mut self.taken[j][d as usize - 1];
+            *t += 1;
+            if *t == 1 {
+                self.blocked[j] |= bit;
+            }
+            if self.values[j] == 0 && *t == 1 && self.joint.cands[j] & bit != 0 {
+                shrunk |= 1 << j;
+                if ok && self.domain(j) == 0 {
+                    ok = false;
+                }
             }
         }
-        ok && self.by_cell[i].iter().all(|&s| self.sum_open(s))
+        if !ok || !self.by_cell[i].iter().all(|&s| self.sum_open(s)) {
+            return false;
+        }
+        while shrunk != 0 {
+            let j = shrunk.trailing_zeros() as usize;
+            shrunk &= shrunk - 1;
+            if !self.by_cell[j].iter().all(|&s| self.sum_open(s)) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Undo `fix(i, _)`.
@@ -205,6 +264,9 @@ impl Search<'_> {
             let j = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             self.taken[j][d - 1] -= 1;
+            if self.taken[j][d - 1] == 0 {
+                self.blocked[j] &= !(1 << (d - 1));
+            }
         }
         self.values[i] = 0;
     }
@@ -215,6 +277,8 @@ impl Search<'_> {
         let (mut rest, mut lo, mut hi) = (sum.total, 0i32, 0i32);
         let mut last = None;
         let mut open = 0;
+        let mut union = 0u16;
+        let mut doms = [0u16; MAX_CELLS];
         for &(i, k) in &sum.terms {
             let k = k as i32;
             match self.values[i] {
@@ -228,11 +292,40 @@ impl Search<'_> {
                         true => (lo, hi) = (lo + min, hi + max),
                         false => (lo, hi) = (lo - max, hi - min),
                     }
+                    doms[open] = d;
                     open += 1;
+                    union |= d;
                     last = Some((d, k));
                 }
                 v => rest -= k * v as i32,
             }
+        }
+        if open >= 2 && self.distinct[s] {
+            // The open cells take `open` different digits of their domains' union: the
+            // smallest and largest such digits bound the sum more tightly than each cell alone.
+            if (union.count_ones() as usize) < open {
+                return false;
+            }
+            (lo, hi) = (0, 0);
+            let (mut low, mut high) = (union, union);
+            for _ in 0..open {
+                lo += low.trailing_zeros() as i32 + 1;
+                low &= low - 1;
+                let top = 15 - high.leading_zeros();
+                hi += top as i32 + 1;
+                high &= !(1 << top);
+            }
+            if rest < lo || rest > hi {
+                return false;
+            }
+            // Some set of `open` different digits making `rest` must give every cell a digit of
+            // its domain (what a person reads off the cage's combinations).
+            let doms = &doms[..open];
+            return self
+                .combos
+                .get(open, rest as usize)
+                .iter()
+                .any(|&m| m & !union == 0 && doms.iter().all(|&d| d & m != 0));
         }
         if rest < lo || rest > hi {
             return false;
@@ -268,6 +361,17 @@ impl Search<'_> {
             return true;
         };
         let mut dom = self.domain(i);
+        let h = self.hint[i];
+        if h != 0 && dom & (1 << (h - 1)) != 0 {
+            dom &= !(1 << (h - 1));
+            if self.fix(i, h) && self.go() {
+                return true;
+            }
+            self.unfix(i);
+            if self.nodes > self.budget {
+                return false;
+            }
+        }
         while dom != 0 {
             let d = dom.trailing_zeros() as u8 + 1;
             dom &= dom - 1;
@@ -361,16 +465,43 @@ mod tests {
             }
             let want = brute(&j);
             outcomes[want.is_some() as usize] += 1;
-            match (j.solve(1_000_000, &[], &mut Vec::new()), want) {
+            match (
+                j.solve(
+                    &mut Budget {
+                        per_candidate: 1_000_000,
+                        left: usize::MAX,
+                    },
+                    &[],
+                    &mut Vec::new(),
+                ),
+                want,
+            ) {
                 (Verdict::Keep(k), Some(w)) => {
                     assert_eq!(k, w, "{j:?}");
                     // Seeded with the assignments of a look, part of them or all, the verdict
                     // stays.
                     let mut found = Vec::new();
-                    j.solve(1_000_000, &[], &mut found);
+                    j.solve(
+                        &mut Budget {
+                            per_candidate: 1_000_000,
+                            left: usize::MAX,
+                        },
+                        &[],
+                        &mut found,
+                    );
                     let half = &found[..found.len() / 2];
                     let mut again = Vec::new();
-                    assert_eq!(j.solve(1_000_000, half, &mut again), Verdict::Keep(w));
+                    assert_eq!(
+                        j.solve(
+                            &mut Budget {
+                                per_candidate: 1_000_000,
+                                left: usize::MAX
+                            },
+                            half,
+                            &mut again
+                        ),
+                        Verdict::Keep(w)
+                    );
                     assert!(again.iter().all(|a| j.holds(a)));
                 }
                 (Verdict::Broken, None) => {}
