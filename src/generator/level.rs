@@ -153,8 +153,16 @@ pub fn reach<R: Rng>(
     // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. (A walk
     // cut at the target's level was tried and dropped: with score thresholds most hard and expert
     // puzzles are raised by score, which the cut walk cannot see, and it doubled the grading.)
+    // Below extreme, a path that needs an extreme rung is past the target whatever its score:
+    // the walk stops there (issue 25: the set-theory rungs are extreme and dear).
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        let grade = grader::grade(p);
+        let grade = match target < Level::Extreme {
+            true => match grader::grade_within(p, Level::Expert) {
+                Some(grade) => grade,
+                None => return (Probe::Beyond, None),
+            },
+            false => grader::grade(p),
+        };
         let within = grade.level.filter(|&l| l <= target);
         (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
     };

@@ -163,9 +163,24 @@ fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
     }
 }
 
+/// The grade of a puzzle whose path needs no rung above `ceiling`, or `None` when it needs one
+/// (its level is then above `ceiling`, since a rung's level is a floor for the puzzle's) or
+/// trial. The path up to there is the full grader's, so a grade it returns is `grade`'s. The
+/// generator steering below extreme asks this: it need not pay for the extreme rungs (the
+/// set-theory searches) of a layout it will undo anyway.
+pub fn grade_within(puzzle: &Puzzle, ceiling: Level) -> Option<Grade> {
+    walk_within(puzzle, None, false, ceiling).map(|p| p.grade)
+}
+
 /// Solve logically. With `known` (a solution), every step is checked against it and an unsound
 /// one stops the walk (`Verdict::Unsound`); without, the solver is asked when trial is needed.
 pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
+    walk_within(puzzle, known, keep, Level::Extreme)
+        .unwrap_or_else(|| unreachable!("every path is within extreme"))
+}
+
+/// `walk` with the rungs up to `ceiling` only: `None` when they get stuck below extreme.
+fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level) -> Option<Path> {
     let mut board = Board::new(puzzle);
     board.set_explaining(keep);
     let mut ctx = Context::new(puzzle);
@@ -182,7 +197,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         found.clear();
         let clock = board.clock();
         let mut used: Option<&Rung> = None;
-        for r in LADDER {
+        for r in LADDER.iter().take_while(|r| r.level <= ceiling) {
             r.find(&mut ctx, &board, &mut found);
             if !found.is_empty() {
                 used = Some(r);
@@ -195,6 +210,9 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
             Some(r) => (r.level, r.weight),
             None => (Level::Extreme, TRIAL_WEIGHT),
         };
+        if used.is_none() && ceiling < Level::Extreme {
+            return None;
+        }
         if used.is_none() {
             // Stuck: trial. A candidate whose assumption the easy rungs refute goes; failing that,
             // the solver's solution (found now if not known) gives the cell's digit. The
@@ -211,7 +229,7 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                         Some(s) => s,
                         None => match solve_from(&board) {
                             Ok(s) => s,
-                            Err(v) => return ungraded(v, steps),
+                            Err(v) => return Some(ungraded(v, steps)),
                         },
                     };
                     found.push(trial(&board, &s));
@@ -225,11 +243,11 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
                     let mut path = ungraded(Verdict::Unsound, steps);
                     path.grade.hardest = Some(step.technique);
                     path.steps.push(step);
-                    return path;
+                    return Some(path);
                 }
             }
             if board.apply(&step).is_err() {
-                return ungraded(Verdict::NoSolution, steps);
+                return Some(ungraded(Verdict::NoSolution, steps));
             }
             let t = step.technique;
             if counts[t as usize] == 0 {
@@ -245,11 +263,11 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         }
         if board.clock() == clock {
             // Nothing changed (never expected): stop rather than loop.
-            return ungraded(Verdict::Unsound, steps);
+            return Some(ungraded(Verdict::Unsound, steps));
         }
     }
     if !puzzle.is_solution(&board_grid(&board)) {
-        return ungraded(Verdict::NoSolution, steps);
+        return Some(ungraded(Verdict::NoSolution, steps));
     }
     order.sort_by_key(|&t| {
         LADDER
@@ -273,13 +291,13 @@ pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
         steps: steps_taken,
         verdict: Verdict::Unique,
     };
-    Path {
+    Some(Path {
         grade,
         steps,
         candidates: before,
         weights,
         solution: Some(board_grid(&board)),
-    }
+    })
 }
 
 /// The placed digits as a grid.

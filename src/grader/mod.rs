@@ -23,7 +23,7 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-pub use grade::{grade, is_sound, solve_logically, Grade, Path, Verdict};
+pub use grade::{grade, grade_within, is_sound, solve_logically, Grade, Path, Verdict};
 pub use level::{Level, UnknownLevel};
 pub use score::{HardestStep, LevelSource, Minutes};
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 /// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
 /// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
 /// same on every machine).
-pub(crate) const BLOCKING_NODES: usize = 1_000_000;
+pub(crate) const BLOCKING_NODES: usize = 300_000;
 
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -183,17 +183,21 @@ pub static LADDER: &[Rung] = &[
     rung(T::HiddenQuad, Hard, 60.0, one(plain::find_hidden_quad)),
     rung(T::Jellyfish, Hard, 80.0, one(plain::find_jellyfish)),
     cage_rung(T::SumAlgebra, Expert, 90.0, sums::sum_algebra),
-    cage_rung(
-        T::CombinationBlocking,
-        Expert,
-        110.0,
-        blocking::cage_blocking,
-    ),
-    cage_rung(T::CageInteraction, Expert, 120.0, blocking::house_blocking),
     rung(T::XChain, Expert, 100.0, one(plain::find_x_chain)),
     rung(T::XyChain, Expert, 100.0, one(plain::find_xy_chain)),
     rung(T::Aic, Expert, 130.0, one(plain::find_aic)),
     rung(T::AlsXz, Expert, 150.0, one(plain::find_als_xz)),
+    // The heavy set theory (issue 25): several cages and a virtual cage or a house filled
+    // together, two rules at once. What pencilmark rates Very Hard/Extreme, tarek's killers, needs
+    // it; our one-forcing-chain extremes, which it rates Hard, need only the rungs above. Last
+    // before the chains, and dearest: a look runs only when everything cheaper is stuck.
+    cage_rung(
+        T::CombinationBlocking,
+        Extreme,
+        160.0,
+        blocking::cage_blocking,
+    ),
+    cage_rung(T::CageInteraction, Extreme, 170.0, blocking::house_blocking),
     rung(
         T::ForcingChain,
         Extreme,

@@ -16,7 +16,7 @@ use std::sync::Arc;
 const CANDIDATE_NODES: usize = 10_000;
 /// Search nodes one look of a rung (one call, all its joints) may spend; the next look starts
 /// where this one stopped.
-const LOOK_NODES: usize = 300_000;
+const LOOK_NODES: usize = 100_000;
 /// Most cells a virtual cage and its cages may hold together.
 const MAX_CAGE_JOINT: usize = 32;
 /// Most cells a house and its cages may hold together.
