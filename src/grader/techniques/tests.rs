@@ -558,8 +558,7 @@ fn cage_interaction_is_found_when_it_is_the_only_move() {
     let steps = run(&p, close, blocking::house_blocking);
     assert!(!steps.is_empty());
     assert!(
-        steps[0].reason.contains("holds each digit once")
-            && steps[0].reason.contains("must still make their sums"),
+        steps[0].reason.contains("with the cages crossing it"),
         "{}",
         steps[0].reason
     );

@@ -145,6 +145,16 @@ fn eliminations(
     step.is_progress().then_some(step)
 }
 
+/// `cells` and then the cells the step removes candidates from, each once.
+fn with_eliminated(mut cells: Vec<Cell>, step: &Step) -> Vec<Cell> {
+    for &(c, _) in &step.eliminations {
+        if !cells.contains(&c) {
+            cells.push(c);
+        }
+    }
+    cells
+}
+
 /// "15(3) at r3c1 and 12(2) at r2c2".
 fn cages_text(board: &Board, cages: &[usize]) -> String {
     let names: Vec<String> = cages
@@ -249,16 +259,22 @@ fn cage_looks(
         };
         if board.explaining() {
             step.reason = format!(
-                "{} is a virtual cage; with {} holding its cells, only the combinations that fit \
-                 all of them together are left",
+                "virtual cage {} with {}: only fillings that fit them all are left",
                 source_text(board, eqs, Source::Equation(i as u32)),
                 cages_text(board, &cages)
             );
-            step.cells = joint.cells.clone();
+            // The virtual cage and the cells that lose candidates (the joint's other cells are
+            // named by their cages: a page carries every step's cells).
+            let mut cells: Vec<Cell> = e.terms().iter().map(|t| t.0).collect();
+            cells.retain(|&c| board.is_empty(c));
+            step.cells = with_eliminated(cells, &step);
             step.cages = cages.to_vec();
             step.houses = eqs.houses(e).to_vec();
         }
+        // One step a look, as a person takes it; the next look starts after this joint.
         out.push(step);
+        ctx.blocking_next[0] = (i + 1) % len;
+        return;
     }
 }
 
@@ -283,13 +299,14 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
             continue;
         }
         match houses_step(ctx, board, &[House::new(h as u8)], h, budget) {
-            Some(step) => out.push(step),
+            Some(step) => {
+                out.push(step);
+                ctx.blocking_next[1] = (h + 1) % count;
+                return;
+            }
             None if budget.left > 0 => ctx.remember(board, Memo::HouseBlocking, h),
             None => {}
         }
-    }
-    if !out.is_empty() {
-        return;
     }
     // Then a line and a region it crosses, taken together.
     let n = board.geometry().size();
@@ -314,7 +331,11 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
             continue;
         }
         match houses_step(ctx, board, &[a, b], PAIR_SLOTS + item, budget) {
-            Some(step) => out.push(step),
+            Some(step) => {
+                out.push(step);
+                ctx.blocking_next[2] = (p + 1) % pairs.len();
+                return;
+            }
             None if budget.left > 0 => ctx.remember(board, Memo::PairBlocking, item),
             None => {}
         }
@@ -372,16 +393,15 @@ fn houses_step(
             .map(|&h| house_name(board.geometry(), h))
             .collect();
         step.reason = format!(
-            "{} {} each digit once and {} must still make their sums; only the combinations \
-             that fit all of them together are left",
+            "{} with the cages crossing {} ({}): only fillings that fit them all are left",
             names.join(" and "),
             match houses.len() {
-                1 => "holds",
-                _ => "hold",
+                1 => "it",
+                _ => "them",
             },
             cages_text(board, &cages)
         );
-        step.cells = joint.cells.clone();
+        step.cells = with_eliminated(Vec::new(), &step);
         step.cages = cages.to_vec();
         step.houses = houses.to_vec();
     }
