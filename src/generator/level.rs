@@ -165,17 +165,22 @@ pub fn reach<R: Rng>(
     rng: &mut R,
 ) -> Reached {
     // The level: the grade, kept for the puzzle; a level past the target is `Beyond`. The walk
-    // stops at the first step of a rung above the target (that step alone makes the level
-    // higher; the whole path's work can raise it further, never lower it), and it knows the
-    // solution (every probed puzzle is unique), so trial needs no search for it. (A walk that
-    // never ran the rungs above the target was tried and dropped: with score thresholds most
-    // hard and expert puzzles are raised by score, which that walk cannot see.)
+    // runs the rungs up to the target only and stops at the first step that needs one above (that
+    // step alone makes the level higher; the whole path's work can raise it further, never
+    // lower it), and it knows the solution (every probed puzzle is unique), so trial needs no
+    // search for it. (A walk that never ran the rungs above the target was tried and dropped:
+    // with score thresholds most hard and expert puzzles are raised by score, which that walk
+    // cannot see.) An extreme target walks to expert only: a path's work raises its level to
+    // expert at most, so "needs a rung above expert" is "extreme", and the dear extreme rungs
+    // (issue 25's set theory) run once, for the grade of the puzzle kept.
+    let ceiling = target.min(Level::Expert);
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        match grader::grade::grade_within(p, Some(solution), target) {
+        match grader::grade::grade_within(p, Some(solution), ceiling) {
             Some(grade) => {
                 let within = grade.level.filter(|&l| l <= target);
                 (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
             }
+            None if target == Level::Extreme => (Probe::Level(Level::Extreme), None),
             None => (Probe::Beyond, None),
         }
     };
@@ -187,7 +192,8 @@ pub fn reach<R: Rng>(
     for _ in 0..REACH_PROBES {
         match state {
             Probe::Level(level) if level == target => {
-                let grade = graded.unwrap_or_else(|| grader::grade(&puzzle));
+                let grade = graded
+                    .unwrap_or_else(|| grader::grade::walk(&puzzle, Some(solution), false).grade);
                 return Reached::OnLevel(puzzle, grade);
             }
             Probe::Level(_) => {

@@ -166,19 +166,22 @@ fn ungraded(verdict: Verdict, steps: Vec<Step>) -> Path {
 /// Solve logically. With `known` (a solution), every step is checked against it and an unsound
 /// one stops the walk (`Verdict::Unsound`); without, the solver is asked when trial is needed.
 pub fn walk(puzzle: &Puzzle, known: Option<&Grid>, keep: bool) -> Path {
-    walk_within(puzzle, known, keep, Level::Extreme).unwrap_or_else(|| unreachable!())
+    walk_within(puzzle, known, keep, Level::Extreme)
+        .unwrap_or_else(|| unreachable!("every path is within extreme"))
 }
 
-/// The grade of `puzzle`, or `None` as soon as the walk needs a rung above `ceiling` (trial
-/// counts as extreme): a step of that level makes the puzzle's level above the ceiling, so the
-/// rest of the walk would not change the answer "harder than `ceiling`". For steering to a
-/// target level, where most probes overshoot and only the on-target grades are kept. With
-/// `known` as in [`walk`].
+/// The grade of `puzzle`, or `None` as soon as its path needs a rung above `ceiling` (trial
+/// counts as extreme): such a step makes the puzzle's level above the ceiling, so the rest of the
+/// walk would not change the answer "harder than `ceiling`". The rungs above the ceiling never
+/// run (the ladder is ordered by level), so a grade it returns is `grade`'s, and a "no" costs
+/// nothing of the dear rungs (issue 25's set-theory searches). For steering to a target level,
+/// where most probes overshoot and only the on-target grades are kept. With `known` as in
+/// [`walk`].
 pub fn grade_within(puzzle: &Puzzle, known: Option<&Grid>, ceiling: Level) -> Option<Grade> {
     walk_within(puzzle, known, false, ceiling).map(|path| path.grade)
 }
 
-/// [`walk`], stopped (`None`) at the first step that needs a rung above `ceiling`.
+/// [`walk`] with the rungs up to `ceiling` only: `None` at the first step that needs one above.
 fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level) -> Option<Path> {
     let mut board = Board::new(puzzle);
     board.set_explaining(keep);
@@ -196,7 +199,7 @@ fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level
         found.clear();
         let clock = board.clock();
         let mut used: Option<&Rung> = None;
-        for r in LADDER {
+        for r in LADDER.iter().take_while(|r| r.level <= ceiling) {
             r.find(&mut ctx, &board, &mut found);
             if !found.is_empty() {
                 used = Some(r);

@@ -11,9 +11,10 @@ pub enum Level {
     Medium,
     /// Multi-house innies/outies, cage permutations and clashes, quads, fish and wings.
     Hard,
-    /// Chains, ALS, combination/permutation analysis over several cages.
+    /// Chains, ALS, sum algebra (two rule-of-45 equations at once).
     Expert,
-    /// Forcing chains and trial.
+    /// The heavy set theory (combination blocking, cage interactions: several cages filled
+    /// together with a virtual cage or a house), forcing chains and trial.
     Extreme,
 }
 

@@ -23,7 +23,7 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-pub use grade::{grade, is_sound, solve_logically, Grade, Path, Verdict};
+pub use grade::{grade, grade_within, is_sound, solve_logically, Grade, Path, Verdict};
 pub use level::{Level, UnknownLevel};
 pub use score::{HardestStep, LevelSource, Minutes};
 
@@ -37,7 +37,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 5: the level-anchored score (level band + hardest steps + marks read) and estimated minutes
 /// (levels unchanged).
 /// 6: the score counts the empty cells looked over instead of the marks read, and a naked single
-/// weighs 1.5 (scores and minutes; levels unchanged).
+/// weighs 1.5 (scores and minutes; levels unchanged); combination blocking and cage interactions,
+/// extreme rungs before forcing chains (issue 25: paths of puzzles that need them).
 pub const GRADER_VERSION: i64 = 6;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

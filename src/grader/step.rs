@@ -47,6 +47,10 @@ pub enum Technique {
     LawOfLeftovers,
     /// Sum algebra over several derived sums.
     SumAlgebra,
+    /// A virtual cage (innies/outies) and the real cages holding its cells, filled together.
+    CombinationBlocking,
+    /// A house and the cages crossing it, filled together.
+    CageInteraction,
     // Plain logic.
     /// Pointing / claiming (box–line reduction).
     LockedCandidates,
@@ -96,7 +100,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in declaration order.
-    pub const ALL: [Technique; 41] = [
+    pub const ALL: [Technique; 43] = [
         Technique::FullHouse,
         Technique::CageSingle,
         Technique::HiddenSingle,
@@ -116,6 +120,8 @@ impl Technique {
         Technique::HousePartition,
         Technique::LawOfLeftovers,
         Technique::SumAlgebra,
+        Technique::CombinationBlocking,
+        Technique::CageInteraction,
         Technique::LockedCandidates,
         Technique::NakedPair,
         Technique::HiddenPair,
@@ -162,6 +168,8 @@ impl Technique {
             HousePartition => "house_partition",
             LawOfLeftovers => "law_of_leftovers",
             SumAlgebra => "sum_algebra",
+            CombinationBlocking => "combination_blocking",
+            CageInteraction => "cage_interaction",
             LockedCandidates => "locked_candidates",
             NakedPair => "naked_pair",
             HiddenPair => "hidden_pair",
@@ -209,6 +217,8 @@ impl Technique {
             HousePartition => "House partition",
             LawOfLeftovers => "Law of leftovers",
             SumAlgebra => "Sum algebra",
+            CombinationBlocking => "Combination blocking",
+            CageInteraction => "Cage interactions",
             LockedCandidates => "Locked candidates",
             NakedPair => "Naked pair",
             HiddenPair => "Hidden pair",

@@ -344,3 +344,32 @@ fn the_board_keeps_its_counts_as_it_changes() {
         }
     }
 }
+
+/// `grade_within` at expert gives `grade`'s grade for every puzzle below extreme and `None` for
+/// the extremes (a path's work raises its level to expert at most, so an extreme path used an
+/// extreme rung or trial): the generator may steer below extreme with it.
+#[test]
+fn grading_within_expert_agrees_with_the_full_grade() {
+    let mut seen = [0usize; 2];
+    for target in ["expert", "extreme"] {
+        let config = GeneratorConfig {
+            levels: Some(crate::generator::level::LevelsSetting::List(vec![
+                target.into()
+            ])),
+            ..GeneratorConfig::default()
+        };
+        for index in 0..6 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 25, index) else {
+                continue;
+            };
+            let full = grade(&g.puzzle);
+            let within = grade_within(&g.puzzle, None, Level::Expert);
+            match full.level {
+                Some(Level::Extreme) => assert_eq!(within, None, "item {index}"),
+                _ => assert_eq!(within.as_ref(), Some(&full), "item {index}"),
+            }
+            seen[within.is_some() as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+}

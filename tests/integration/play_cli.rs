@@ -301,8 +301,9 @@ fn the_heaviest_9x9_pages_stay_under_150_kb() {
     }
     // The test measures what it says: the heavy pages are still among these.
     let (size, id, steps) = worst;
+    // (Issue 25's set-theory rungs shortened the longest paths: 275 steps to 235.)
     assert!(
-        steps >= 250,
+        steps >= 200,
         "the heaviest page ({id}, {size} bytes) has {steps} steps"
     );
     assert!(size > 120_000, "the heaviest page ({id}) has {size} bytes");

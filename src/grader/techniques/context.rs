@@ -8,6 +8,11 @@ use crate::grader::state::Board;
 use crate::puzzle::Puzzle;
 use std::sync::Arc;
 
+/// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
+/// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
+/// same on every machine).
+pub(crate) const BLOCKING_NODES: usize = 300_000;
+
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Memo {
@@ -30,9 +35,12 @@ pub(crate) enum Memo {
     HiddenPair,
     HiddenTriple,
     HiddenSingle,
+    CageBlocking,
+    HouseBlocking,
+    PairBlocking,
 }
 
-const MEMOS: usize = 19;
+const MEMOS: usize = 22;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -48,6 +56,7 @@ impl Memo {
                 | Memo::HiddenPair
                 | Memo::HiddenTriple
                 | Memo::HiddenSingle
+                | Memo::HouseBlocking
         )
     }
 }
@@ -79,6 +88,17 @@ pub struct Context {
     /// the cage holding all the digit's places there last yielded nothing, and that cage (what it
     /// yields rests on the cage's cells alone).
     pub(crate) overlap: Vec<(u32, u32)>,
+    /// Combination blocking's assignments from its last look, per house (house index) and per
+    /// rule-of-45 equation (house count + equation index) and per house pair, each a digit per
+    /// cell. Only a cache:
+    /// the search checks them before use and its verdict does not depend on them, so trial
+    /// copies do not carry them.
+    pub(crate) blocking_witnesses: std::collections::HashMap<usize, Vec<Vec<(Cell, u8)>>>,
+    /// Where the next look of combination blocking (equations), cage interactions (houses) and
+    /// their house pairs starts: after the item where the previous look spent its nodes.
+    pub(crate) blocking_next: [usize; 3],
+    /// Search nodes combination blocking and cage interactions may still spend on this puzzle.
+    pub(crate) blocking_left: usize,
 }
 
 impl Context {
@@ -139,11 +159,15 @@ impl Context {
             Memo::HiddenPair,
             Memo::HiddenTriple,
             Memo::HiddenSingle,
+            Memo::CageBlocking,
+            Memo::HouseBlocking,
+            Memo::PairBlocking,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
-                Memo::Equation => equations.list.len(),
+                Memo::Equation | Memo::CageBlocking => equations.list.len(),
                 Memo::Algebra => 0,
+                Memo::PairBlocking => houses.len() * houses.len(),
                 Memo::Locked => super::plain::locked::locked_memo_len(houses.len()),
                 kind if kind.per_house() => houses.len(),
                 _ => cage_sets.len(),
@@ -156,6 +180,9 @@ impl Context {
             algebra_look: 0,
             equation_look: [0; 4],
             overlap: vec![(0, 0); houses.len() * 16],
+            blocking_witnesses: Default::default(),
+            blocking_next: [0; 3],
+            blocking_left: BLOCKING_NODES,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -180,7 +207,12 @@ impl Context {
             algebra_look,
             equation_look,
             overlap,
+            blocking_witnesses: _,
+            blocking_next,
+            blocking_left,
         } = other;
+        self.blocking_next = *blocking_next;
+        self.blocking_left = *blocking_left;
         self.peers.clone_from(peers);
         self.cage_sets.clone_from(cage_sets);
         self.houses.clone_from(houses);
@@ -218,6 +250,7 @@ impl Context {
         let mut eqs = (*self.equations).clone();
         eqs.add_multi(puzzle, &self.houses, &self.cage_sets);
         self.memo[Memo::Equation as usize].resize(eqs.list.len(), 0);
+        self.memo[Memo::CageBlocking as usize].resize(eqs.list.len(), 0);
         self.witnesses.resize(eqs.list.len(), Witnesses::default());
         self.equations = Arc::new(eqs);
     }

@@ -9,6 +9,7 @@
 //! the weights at the bottlenecks, see `grade`'s module doc). Multi-cell innies/outies of one house are easy: every
 //! Solo killer, basic ones included, needs them (Solo's `split_block`).
 
+pub mod blocking;
 pub(crate) mod cage_view;
 pub mod cages;
 pub(crate) mod context;
@@ -189,6 +190,17 @@ pub static LADDER: &[Rung] = &[
     rung(T::XyChain, Expert, 100.0, one(plain::find_xy_chain)),
     rung(T::Aic, Expert, 130.0, one(plain::find_aic)),
     rung(T::AlsXz, Expert, 150.0, one(plain::find_als_xz)),
+    // The heavy set theory (issue 25): several cages and a virtual cage or a house filled
+    // together, two rules at once. What pencilmark rates Very Hard/Extreme, tarek's killers, needs
+    // it; our one-forcing-chain extremes, which it rates Hard, need only the rungs above. Last
+    // before the chains, and dearest: a look runs only when everything cheaper is stuck.
+    cage_rung(
+        T::CombinationBlocking,
+        Extreme,
+        160.0,
+        blocking::cage_blocking,
+    ),
+    cage_rung(T::CageInteraction, Extreme, 170.0, blocking::house_blocking),
     rung(
         T::ForcingChain,
         Extreme,

@@ -146,7 +146,7 @@ pub fn innie_outie_difference(ctx: &mut Context, board: &Board, out: &mut Vec<St
     find(ctx, board, Technique::InnieOutieDifference, out)
 }
 /// Words for a sum-algebra parent: "the innies of row 1: r1c8 + r1c9 = 10".
-fn source_text(board: &Board, eqs: &Equations, source: Source) -> String {
+pub(crate) fn source_text(board: &Board, eqs: &Equations, source: Source) -> String {
     match source {
         Source::Cage(k) => {
             let cage = &board.cages()[k as usize];

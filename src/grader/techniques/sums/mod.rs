@@ -18,6 +18,7 @@ mod finders;
 mod regions;
 
 pub(crate) use evaluate::Witnesses;
+pub(crate) use finders::source_text;
 pub use finders::{
     innie_outie_difference, multi_house_innie_outie, multi_innie_outie, single_innie_outie,
     sum_algebra,
@@ -120,7 +121,7 @@ pub(crate) struct Equations {
     /// Indices into `list` per technique, in `list` order (see `slot`).
     by_technique: [Vec<u32>; 4],
     /// The cells of each `list` equation, as a set.
-    sets: Vec<CellSet>,
+    pub(crate) sets: Vec<CellSet>,
     /// Are the equations of several houses in `list`?
     multi: bool,
     /// Sum algebra: sums and differences of two equations (or of an equation and a cage) that

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Issue 25's measurements (goals 2-4: hardest published killers without trial, extreme on
+# demand rated by pencilmark, order inside a level) in one run; Markdown on stdout.
+# Usage: scripts/settheory.sh [--bin PATH] [--goals 2,3,4] [--extreme N] [--per-level N]
+#        [--seed S] [--seconds S]
+set -euo pipefail
+# shellcheck source=scripts/peer_venv.sh
+source "$(dirname "$0")/peer_venv.sh"
+peer_venv_exec settheory pencilmark pencilmark 1.0.0rc1 "$@"
