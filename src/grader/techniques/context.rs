@@ -10,10 +10,13 @@ use std::sync::Arc;
 
 /// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
 /// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
-/// same on every machine). 100,000: on the 151 extremes of the default 9x9 batch (`generate -n
-/// 3000 --seed 5`) 25 still need trial (19 with 300,000, 62 without these rungs) for 0.61× the
-/// batch's CPU of 300,000.
-pub(crate) const BLOCKING_NODES: usize = 100_000;
+/// same on every machine), and what they add to every batch that holds extremes. Measured on the
+/// default 9x9 batch (`generate -n 3000 --seed 5`, 151 extremes; CPU against the build without
+/// these rungs, 3.97 s): 30,000 nodes, 33 extremes need trial and 27 forcing chains at most,
+/// 4.79 s; 100,000, 25 and 12, 5.75 s; 300,000, 19 and 5, 7.5 s; without the rungs, 62 and 89.
+/// `--level any` 9x9 (10,000): 6.67 s at 30,000 against 6.0 s without the rungs and 7.8 s at
+/// 100,000.
+pub(crate) const BLOCKING_NODES: usize = 30_000;
 
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
