@@ -21,6 +21,8 @@ import time
 from itertools import combinations
 from pathlib import Path
 
+from grade_calibration import spearman  # one rank correlation for every calibration script
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_common import default_data, houses, load  # noqa: E402
 
@@ -133,28 +135,6 @@ def generate(binary: str, level: str, count: int, seed: int, threads: int,
     out = subprocess.run([binary, "export", "--db", str(db), "--format", "jsonl"],
                          check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()], wall
-
-
-def ranks(xs: list[float]) -> list[float]:
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return num / den if den else float("nan")
 
 
 def goal3(binary: str, data: Path, count: int, seed: int, seconds: float, tmp: Path) -> None:
