@@ -32,6 +32,19 @@ pub enum StoreError {
     /// The path names a directory, not a database file.
     #[error("{0}: is a directory; give a database file path, e.g. {0}/puzzles.db")]
     Directory(PathBuf),
+    /// A file SQLite keeps beside the database (its write-ahead log, shared memory or rollback
+    /// journal) is something else: a directory, a FIFO, a device.
+    #[error("{sidecar}: {found}, where SQLite keeps the {role} of {path}; move it away (e.g. mv {sidecar} {sidecar}.old), then run the same command again; the database was not opened")]
+    Sidecar {
+        /// The database.
+        path: PathBuf,
+        /// The file beside it.
+        sidecar: PathBuf,
+        /// What the sidecar's name holds ("a directory", "not a regular file").
+        found: &'static str,
+        /// What SQLite keeps there ("write-ahead log").
+        role: &'static str,
+    },
     /// The directory for a new database cannot be created.
     #[error("{path}: cannot create the directory")]
     CreateDir {

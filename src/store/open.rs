@@ -23,6 +23,7 @@ impl Store {
         if path.is_dir() {
             return Err(StoreError::Directory(path.to_path_buf()));
         }
+        check_sidecars(path)?;
         Self::open_writable(path, on_regrade).map_err(|e| match e {
             StoreError::Open { .. } if is_read_only(path) => StoreError::ReadOnly {
                 path: path.to_path_buf(),
@@ -74,6 +75,7 @@ impl Store {
         if !path.is_file() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
+        check_sidecars(path)?;
         let store = match Self::connect_recognized(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
             // SQLite reports a directory it cannot write as CANTOPEN or READONLY.
             Err(StoreError::Open { .. } | StoreError::ReadOnly { .. })
@@ -234,6 +236,39 @@ fn is_read_only(path: &Path) -> bool {
     // truncated).
     let dir_locked = crate::atomic_file::check_dir_writable(dir).is_err();
     file_locked || dir_locked
+}
+
+/// SQLite's files beside a database: suffix and what it keeps there.
+const SIDECARS: [(&str, &str); 3] = [
+    ("-wal", "write-ahead log"),
+    ("-shm", "shared memory index"),
+    ("-journal", "rollback journal"),
+];
+
+/// Refuse, before SQLite sees it, a database whose `-wal`, `-shm` or `-journal` name holds
+/// something other than a regular file (SQLite would report a bare "disk I/O error"). A link is
+/// judged by what it points to; an absent sidecar is fine (SQLite makes it).
+fn check_sidecars(path: &Path) -> Result<(), StoreError> {
+    for (suffix, role) in SIDECARS {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let sidecar = PathBuf::from(name);
+        let Ok(meta) = std::fs::metadata(&sidecar) else {
+            continue;
+        };
+        let found = match () {
+            _ if meta.is_dir() => "a directory",
+            _ if !meta.is_file() => "not a regular file",
+            _ => continue,
+        };
+        return Err(StoreError::Sidecar {
+            path: path.to_path_buf(),
+            sidecar,
+            found,
+            role,
+        });
+    }
+    Ok(())
 }
 
 /// Does a `-wal` file with content sit beside the database (committed pages not yet copied in)?

@@ -239,6 +239,36 @@ fn foreign_files_are_refused_and_left_alone() {
 }
 
 #[test]
+fn a_directory_in_place_of_the_write_ahead_log_is_named_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.db");
+    drop(Store::open_or_create(&db).unwrap());
+    let before = fs::read(&db).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let sidecar = dir.path().join(format!("p.db{suffix}"));
+        let _ = fs::remove_file(&sidecar);
+        fs::create_dir(&sidecar).unwrap();
+        for result in [Store::open_or_create(&db), Store::open_read_only(&db)] {
+            let err = result.err().expect("a directory sidecar is refused");
+            let text = err.to_string();
+            assert!(matches!(err, StoreError::Sidecar { .. }), "{text}");
+            assert!(text.contains(&format!("p.db{suffix}: a directory")), "{text}");
+            assert!(text.contains("move it away"), "{text}");
+        }
+        fs::remove_dir(&sidecar).unwrap();
+    }
+    assert_eq!(fs::read(&db).unwrap(), before);
+    // A new database beside a stray directory is refused before the file is made.
+    let fresh = dir.path().join("q.db");
+    fs::create_dir(dir.path().join("q.db-wal")).unwrap();
+    assert!(matches!(
+        Store::open_or_create(&fresh),
+        Err(StoreError::Sidecar { .. })
+    ));
+    assert!(!fresh.exists());
+}
+
+#[test]
 fn a_full_disk_rolls_back_the_chunk_and_keeps_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open_or_create(&dir.path().join("p.db")).unwrap();
