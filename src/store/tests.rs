@@ -252,7 +252,10 @@ fn a_directory_in_place_of_the_write_ahead_log_is_named_and_nothing_is_written()
             let err = result.err().expect("a directory sidecar is refused");
             let text = err.to_string();
             assert!(matches!(err, StoreError::Sidecar { .. }), "{text}");
-            assert!(text.contains(&format!("p.db{suffix}: a directory")), "{text}");
+            assert!(
+                text.contains(&format!("p.db{suffix}: a directory")),
+                "{text}"
+            );
             assert!(text.contains("move it away"), "{text}");
         }
         fs::remove_dir(&sidecar).unwrap();
