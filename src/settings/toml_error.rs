@@ -46,18 +46,31 @@ impl TomlError {
     }
 }
 
-/// `line L, column C ("the line"): message`, on one line.
+/// What to do about a parser message that says only what is wrong.
+fn hint(message: &str) -> Option<&'static str> {
+    if message.contains("too large") || message.contains("too small") {
+        Some("write a whole number the setting can take (see the file's comments or the README for its range)")
+    } else {
+        None
+    }
+}
+
+/// `line L, column C ("the line"): message`, on one line, with what to do where the parser's
+/// message does not say.
 impl fmt::Display for TomlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = self.message.trim_end();
+        let message = self.message.trim_end().replace('\n', "; ");
         match self.at {
             Some((line, column)) => write!(
                 f,
-                "line {line}, column {column} ({:?}): {}",
-                self.excerpt,
-                message.replace('\n', "; ")
-            ),
-            None => f.write_str(message),
+                "line {line}, column {column} ({:?}): {message}",
+                self.excerpt
+            )?,
+            None => f.write_str(&message)?,
+        }
+        match hint(&message) {
+            Some(hint) => write!(f, "; {hint}"),
+            None => Ok(()),
         }
     }
 }
@@ -80,5 +93,27 @@ mod tests {
             "{shown}"
         );
         assert!(!shown.contains('\n'), "{shown}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)] // read only by the parser
+    struct Recent {
+        recent: usize,
+    }
+
+    #[test]
+    fn a_number_too_large_says_what_to_write() {
+        let text = "recent = 18446744073709551616\n";
+        let e = toml::from_str::<Recent>(text).unwrap_err();
+        let shown = TomlError::new(text, &e).to_string();
+        assert!(shown.starts_with("line 1, column 10"), "{shown}");
+        assert!(
+            shown.contains("write a whole number the setting can take"),
+            "{shown}"
+        );
+        let text = "recent = nope\n";
+        let e = toml::from_str::<Recent>(text).unwrap_err();
+        let shown = TomlError::new(text, &e).to_string();
+        assert!(!shown.contains("write a whole number"), "{shown}");
     }
 }
