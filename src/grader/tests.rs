@@ -373,3 +373,21 @@ fn grading_within_expert_agrees_with_the_full_grade() {
     }
     assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
 }
+
+/// `grade_within` runs the ladder up to its ceiling and reads a stall there as "above the
+/// ceiling": that holds only while the ladder climbs by level (a rung placed below an easier one
+/// would be skipped by a ceiling it is within).
+#[test]
+fn the_ladder_never_steps_down_a_level() {
+    let ladder = techniques::LADDER;
+    for pair in ladder.windows(2) {
+        assert!(
+            pair[0].level <= pair[1].level,
+            "{:?} ({:?}) comes before {:?} ({:?})",
+            pair[0].technique,
+            pair[0].level,
+            pair[1].technique,
+            pair[1].level
+        );
+    }
+}
