@@ -256,6 +256,21 @@ impl Scanner<'_> {
         capacity: usize,
         map: impl Fn(u32) -> T,
     ) -> Option<Vec<T>> {
+        self.list(capacity, |s| s.whole(max).map(&map))
+    }
+
+    /// A list of cages (see [`Typed::cages`]).
+    fn cages<C>(&mut self, capacity: usize, cell: fn(u8) -> C) -> Option<Vec<(u16, Vec<C>)>> {
+        self.list(capacity, |s| s.cage(cell))
+    }
+
+    /// `[item, item, ...]` with blanks anywhere, each item read by `item`, with room for
+    /// `capacity` taken at once; `None` at the first thing that is not.
+    fn list<T>(
+        &mut self,
+        capacity: usize,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
         self.blank();
         self.eat(b'[')?;
         let mut items = Vec::with_capacity(capacity);
@@ -265,30 +280,10 @@ impl Scanner<'_> {
         }
         loop {
             self.blank();
-            items.push(map(self.whole(max)?));
+            items.push(item(self)?);
             self.blank();
             if self.eat_if(b']') {
                 return Some(items);
-            }
-            self.eat(b',')?;
-        }
-    }
-
-    /// A list of cages (see [`Typed::cages`]).
-    fn cages<C>(&mut self, capacity: usize, cell: fn(u8) -> C) -> Option<Vec<(u16, Vec<C>)>> {
-        self.blank();
-        self.eat(b'[')?;
-        let mut cages = Vec::with_capacity(capacity);
-        self.blank();
-        if self.eat_if(b']') {
-            return Some(cages);
-        }
-        loop {
-            self.blank();
-            cages.push(self.cage(cell)?);
-            self.blank();
-            if self.eat_if(b']') {
-                return Some(cages);
             }
             self.eat(b',')?;
         }
