@@ -11,11 +11,10 @@ use std::sync::Arc;
 /// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
 /// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
 /// same on every machine), and what they add to every batch that holds extremes. Measured on the
-/// default 9x9 batch (`generate -n 3000 --seed 5`, 151 extremes; CPU against the build without
-/// these rungs, 3.97 s): 30,000 nodes, 33 extremes need trial and 27 forcing chains at most,
-/// 4.79 s; 100,000, 25 and 12, 5.75 s; 300,000, 19 and 5, 7.5 s; without the rungs, 62 and 89.
-/// `--level any` 9x9 (10,000): 6.67 s at 30,000 against 6.0 s without the rungs and 7.8 s at
-/// 100,000.
+/// default 9x9 batch (`generate -n 3000 --seed 5`, 151 extremes): without these rungs 62 of them
+/// need trial and 89 a forcing chain at most; 30,000 nodes, 33 and 27; 100,000, 25 and 12;
+/// 300,000, 19 and 5. CPU against the same build without the rungs, alternated: the batch 1.31x
+/// at 30,000 (about 1.6x at 100,000, 2x at 300,000), `--level any` 9x9 1.15x at 30,000.
 pub(crate) const BLOCKING_NODES: usize = 30_000;
 
 /// Finders that remember, per item, the clock of their last fruitless look.
