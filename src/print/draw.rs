@@ -48,6 +48,10 @@ pub enum Weight {
     Bold,
 }
 
+/// The width in points of a text in a weight at a size: how layout and preflight measure text
+/// (the writers' embedded fonts give it: `render::font::text_width`).
+pub type TextWidth = fn(Weight, &str, f32) -> f32;
+
 /// One drawing operation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
@@ -109,10 +113,7 @@ impl Item {
     /// text is measured with `width` (the set width of a text at a size) and DejaVu Sans's
     /// ascender and descender (0.93 and 0.24 em), which bound every glyph drawn. `None` when
     /// nothing is drawn.
-    pub fn ink_bounds(
-        &self,
-        width: impl Fn(Weight, &str, f32) -> f32,
-    ) -> Option<(f32, f32, f32, f32)> {
+    pub fn ink_bounds(&self, width: TextWidth) -> Option<(f32, f32, f32, f32)> {
         let points = |path: &[Polyline], pad: f32| {
             let mut b: Option<(f32, f32, f32, f32)> = None;
             for p in path.iter().flat_map(|l| &l.points) {

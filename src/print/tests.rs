@@ -8,6 +8,7 @@ use crate::geometry::{Cell, Geometry};
 use crate::grader::Minutes;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
+use crate::render::font::text_width;
 
 fn killers(size: u8, count: u64) -> Vec<(Puzzle, Grid)> {
     made(Variant::Killer, size, count)
@@ -75,7 +76,7 @@ fn points(page: &Page) -> Vec<(f32, f32)> {
 fn pages_are_title_rules_puzzles_then_keys() {
     let p = killers(4, 10);
     assert_eq!(p.len(), 10);
-    let pages = layout_book(&settings("8.5x11", 4), &one_section(&p)).unwrap();
+    let pages = layout_book(&settings("8.5x11", 4), &one_section(&p), text_width).unwrap();
     // 2 front pages, 3 puzzle pages (4+4+2), one key page (a 4x4 key page holds far more than 10).
     assert_eq!(
         pages.len(),
@@ -88,7 +89,7 @@ fn pages_are_title_rules_puzzles_then_keys() {
         one_section(&p[..3]).remove(0),
         one_section(&p[3..]).remove(0),
     ];
-    let pages = layout_book(&answers_section, &two).unwrap();
+    let pages = layout_book(&answers_section, &two, text_width).unwrap();
     assert_eq!(pages.len(), 1 + 3 + 1 + 7 + 1);
 }
 
@@ -106,7 +107,7 @@ fn gutter_follows_kdp_page_count_bands() {
 #[test]
 fn everything_stays_inside_the_margins_with_the_gutter_on_the_binding_side() {
     let p = killers(9, 5);
-    let pages = layout_book(&settings("6x9", 2), &one_section(&p)).unwrap();
+    let pages = layout_book(&settings("6x9", 2), &one_section(&p), text_width).unwrap();
     for (i, page) in pages.iter().enumerate() {
         let t = page.trim_box;
         assert_eq!((t.w, t.h), (432.0, 648.0));
@@ -132,7 +133,7 @@ fn bleed_grows_the_page_on_the_outside_and_keeps_the_trim_box() {
     let p = killers(4, 3);
     let mut s = settings("8.5x11", 1);
     s.bleed = true;
-    let pages = layout_book(&s, &one_section(&p)).unwrap();
+    let pages = layout_book(&s, &one_section(&p), text_width).unwrap();
     for (i, page) in pages.iter().enumerate() {
         assert_eq!(
             (page.drawing.width, page.drawing.height),
@@ -147,7 +148,7 @@ fn bleed_grows_the_page_on_the_outside_and_keeps_the_trim_box() {
 #[test]
 fn six_killers_a_page_on_letter_are_refused_with_what_fits() {
     let p = killers(9, 2);
-    let err = layout_book(&settings("8.5x11", 6), &one_section(&p)).unwrap_err();
+    let err = layout_book(&settings("8.5x11", 6), &one_section(&p), text_width).unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, LayoutError::TooSmall { .. }), "{text}");
     assert!(text.contains("--per-page 4"), "{text}");
@@ -161,7 +162,7 @@ fn six_killers_a_page_on_letter_are_refused_with_what_fits() {
             )
         })
         .collect();
-    assert!(layout_book(&settings("8.5x11", 6), &one_section(&classic)).is_ok());
+    assert!(layout_book(&settings("8.5x11", 6), &one_section(&classic), text_width).is_ok());
 }
 
 #[test]
@@ -169,21 +170,21 @@ fn a_16x16_killer_does_not_fit_a5_and_the_message_names_a_trim_that_does() {
     let cage = Cage::new(3, vec![Cell::new(0), Cell::new(1)]);
     let p = Puzzle::new(Geometry::standard(16).unwrap(), Grid::empty(16), vec![cage]).unwrap();
     let solved = vec![(p, Grid::empty(16))];
-    let err = layout_book(&settings("a5", 1), &one_section(&solved))
+    let err = layout_book(&settings("a5", 1), &one_section(&solved), text_width)
         .unwrap_err()
         .to_string();
     assert!(
         err.contains("killer 16x16") && err.contains("--trim"),
         "{err}"
     );
-    assert!(layout_book(&settings("8.5x11", 1), &one_section(&solved)).is_ok());
+    assert!(layout_book(&settings("8.5x11", 1), &one_section(&solved), text_width).is_ok());
 }
 
 #[test]
 fn bad_per_page_trim_and_empty_books_are_errors() {
     let p = killers(4, 1);
     assert_eq!(
-        layout_book(&settings("a4", 3), &one_section(&p)),
+        layout_book(&settings("a4", 3), &one_section(&p), text_width),
         Err(LayoutError::PerPage(3))
     );
     assert_eq!(
@@ -192,7 +193,7 @@ fn bad_per_page_trim_and_empty_books_are_errors() {
     );
     assert_eq!(Trim::parse("A4").unwrap().name, "a4");
     assert_eq!(
-        layout_book(&settings("a4", 1), &one_section(&[])),
+        layout_book(&settings("a4", 1), &one_section(&[]), text_width),
         Err(LayoutError::Empty)
     );
 }
@@ -203,7 +204,7 @@ fn a_long_title_wraps_inside_the_margins() {
     let p = killers(4, 12);
     let mut s = settings("a5", 1);
     s.title = "The Enormous Compendium of Fiendish Killer Sudoku Puzzles".into();
-    let pages = layout_book(&s, &one_section(&p)).unwrap();
+    let pages = layout_book(&s, &one_section(&p), text_width).unwrap();
     let titles: Vec<(f32, String)> = pages[0]
         .drawing
         .items
@@ -222,7 +223,7 @@ fn a_long_title_wraps_inside_the_margins() {
     let width = 419.53 - 36.0 - 36.0;
     for (size, line) in &titles {
         assert!(
-            line.chars().count() as f32 * 0.7 * size <= width,
+            text_width(super::draw::Weight::Bold, line, *size) <= width,
             "{line} at {size} pt"
         );
     }
@@ -264,33 +265,33 @@ fn captions(pages: &[Page]) -> Vec<(f32, String)> {
 fn the_caption_gives_the_level_and_the_minutes_in_one_size_a_page() {
     let puzzles = killers(9, 2);
     let mut sections = one_section(&puzzles);
-    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
+    let pages = layout_book(&settings("6x9", 1), &sections, text_width).unwrap();
     assert_eq!(
         captions(&pages),
         vec![(9.0, "Easy \u{b7} 3\u{2013}5 min".to_string()); 2]
     );
     // Not graded yet: the level alone.
     sections[0].entries[0].minutes = None;
-    let pages = layout_book(&settings("6x9", 1), &sections).unwrap();
+    let pages = layout_book(&settings("6x9", 1), &sections, text_width).unwrap();
     assert_eq!(captions(&pages)[0], (9.0, "Easy".to_string()));
 
-    // Narrow slots (4x4 killers 4 a page on a5): 3-5 min fits at 9 pt, 100-150 min only at
-    // 7 pt, and then the whole page is set at 7 pt.
+    // Narrow slots (4x4 killers 4 a page on a5, grids 162 pt wide): 3-5 min fits at 9 pt,
+    // 10000-15000 min only at 7 pt, and then the whole page is set at 7 pt.
     let small = killers(4, 2);
     let mut narrow = one_section(&small);
-    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    let pages = layout_book(&settings("a5", 4), &narrow, text_width).unwrap();
     let nine = captions(&pages);
     assert!(nine.iter().all(|c| c.0 == 9.0), "{nine:?}");
     let long = Minutes {
-        low: 100,
-        high: 150,
+        low: 10_000,
+        high: 15_000,
     };
     narrow[0].entries[0].minutes = Some(long);
-    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    let pages = layout_book(&settings("a5", 4), &narrow, text_width).unwrap();
     assert_eq!(
         captions(&pages),
         vec![
-            (7.0, "Easy \u{b7} 100\u{2013}150 min".to_string()),
+            (7.0, "Easy \u{b7} 10000\u{2013}15000 min".to_string()),
             (7.0, "Easy \u{b7} 3\u{2013}5 min".to_string())
         ]
     );
@@ -299,6 +300,6 @@ fn the_caption_gives_the_level_and_the_minutes_in_one_size_a_page() {
         low: 1_000_000_000,
         high: 2_000_000_000,
     });
-    let pages = layout_book(&settings("a5", 4), &narrow).unwrap();
+    let pages = layout_book(&settings("a5", 4), &narrow, text_width).unwrap();
     assert_eq!(captions(&pages), vec![(9.0, "Easy".to_string()); 2]);
 }

@@ -48,7 +48,7 @@ pub fn write_book<W: Write>(
     settings: &BookSettings,
     sections: &[Section],
 ) -> Result<usize, RenderError> {
-    let pages = layout_book(settings, sections)?;
+    let pages = layout_book(settings, sections, font::text_width)?;
     write_pdf(out, &pages, &settings.title)?;
     Ok(pages.len())
 }

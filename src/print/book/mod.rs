@@ -11,7 +11,7 @@ pub use paginate::{MIN_KILLER_CELL, MIN_PLAIN_CELL, PER_PAGE};
 pub use preflight::{preflight, InkOutside};
 pub use trim::{gutter, kdp_gutter, Trim, BLEED, TRIMS};
 
-use super::draw::Drawing;
+use super::draw::{Drawing, TextWidth};
 use crate::grader::Minutes;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -144,6 +144,7 @@ pub const FRONT_FROM: usize = 12;
 pub fn layout_book(
     settings: &BookSettings,
     sections: &[Section],
+    width: TextWidth,
 ) -> Result<Vec<Page>, LayoutError> {
     if !PER_PAGE.contains(&settings.per_page) {
         return Err(LayoutError::PerPage(settings.per_page));
@@ -175,7 +176,7 @@ pub fn layout_book(
         g = next;
     };
     check_readable(settings, sections, body_for(&settings.trim, g))?;
-    if with_title && !pages::title_fits(&settings.title, body_for(&settings.trim, g).w) {
+    if with_title && !pages::title_fits(&settings.title, body_for(&settings.trim, g).w, width) {
         return Err(LayoutError::TitleTooLong {
             chars: settings.title.chars().count(),
             trim: settings.trim.name,
@@ -206,7 +207,7 @@ pub fn layout_book(
     Ok(plans
         .iter()
         .enumerate()
-        .map(|(i, p)| draw_page(settings, g, i + 1, p, &front, key_n))
+        .map(|(i, p)| draw_page(settings, g, i + 1, p, &front, key_n, width))
         .collect())
 }
 

@@ -6,7 +6,7 @@ use super::paginate::{
 };
 use super::trim::{body, text_area, BLEED};
 use super::{capitalised, BookSettings, Entry, Page, Rect};
-use crate::print::draw::{draw_grid, Align, Drawing, GridStyle, Item, Weight, MIN_TEXT};
+use crate::print::draw::{draw_grid, Align, Drawing, GridStyle, Item, TextWidth, Weight, MIN_TEXT};
 
 fn text(x: f32, y: f32, size: f32, text: impl Into<String>, align: Align, weight: Weight) -> Item {
     Item::Text {
@@ -26,6 +26,7 @@ pub(super) fn draw_page(
     plan: &Plan,
     front: &Front,
     key_n: usize,
+    width: TextWidth,
 ) -> Page {
     let trim = &settings.trim;
     let area = text_area(trim, g, number);
@@ -63,7 +64,7 @@ pub(super) fn draw_page(
         }
     };
     match plan {
-        Plan::Title => title_page(settings, area, front, &mut items),
+        Plan::Title => title_page(settings, area, front, width, &mut items),
         Plan::Rules => rules_page(settings, area, front, &mut items),
         Plan::Puzzles {
             section,
@@ -71,7 +72,7 @@ pub(super) fn draw_page(
             first,
         } => {
             head(&mut items, &section.title, *first);
-            puzzle_slots(settings, inner, entries, &mut items);
+            puzzle_slots(settings, inner, entries, width, &mut items);
         }
         Plan::Keys {
             title,
@@ -129,28 +130,28 @@ pub(super) fn draw_page(
     }
 }
 
-/// Does `title` fit `width` in at most three lines at 14 pt or more (see [`title_lines`])?
-pub(super) fn title_fits(title: &str, width: f32) -> bool {
-    title_lines(title, width).0 > 0.0
+/// Does `title` fit `room` points in at most three lines at 14 pt or more (see [`title_lines`])?
+pub(super) fn title_fits(title: &str, room: f32, width: TextWidth) -> bool {
+    title_lines(title, room, width).0 > 0.0
 }
 
 /// The title's type size and lines: one line at 26 pt if it fits, else wrapped at word breaks
-/// into at most three lines at the largest of 22, 18 and 14 pt that fits the width (estimated at
-/// 0.7 em a character, more than DejaVu Sans Bold's average).
-fn title_lines(title: &str, width: f32) -> (f32, Vec<String>) {
+/// into at most three lines at the largest of 22, 18 and 14 pt that fits `room` points (measured
+/// in the bold face by `width`).
+fn title_lines(title: &str, room: f32, width: TextWidth) -> (f32, Vec<String>) {
     let wrap = |size: f32| {
-        let max = (width / (0.7 * size)).floor() as usize;
+        let fits_line = |line: &str| width(Weight::Bold, line, size) <= room;
         let mut lines: Vec<String> = Vec::new();
         for word in title.split_whitespace() {
             match lines.last_mut() {
-                Some(line) if line.chars().count() + 1 + word.chars().count() <= max => {
+                Some(line) if fits_line(&format!("{line} {word}")) => {
                     line.push(' ');
                     line.push_str(word);
                 }
                 _ => lines.push(word.to_string()),
             }
         }
-        let fits = lines.iter().all(|l| l.chars().count() <= max);
+        let fits = lines.iter().all(|l| fits_line(l));
         (lines, fits)
     };
     for (size, most) in [(26.0, 1), (22.0, 3), (18.0, 3), (14.0, 3)] {
@@ -185,11 +186,17 @@ pub(super) struct Front {
     pub(super) sizes: Vec<usize>,
 }
 
-fn title_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Vec<Item>) {
+fn title_page(
+    settings: &BookSettings,
+    area: Rect,
+    front: &Front,
+    width: TextWidth,
+    items: &mut Vec<Item>,
+) {
     let contents = &front.contents;
     let mid = area.x + area.w / 2.0;
     let top = area.y + area.h * 0.25;
-    let (size, lines) = title_lines(&settings.title, area.w);
+    let (size, lines) = title_lines(&settings.title, area.w, width);
     let size = size.max(14.0);
     for (i, line) in lines.iter().enumerate() {
         items.push(text(
@@ -304,7 +311,13 @@ fn rules_page(settings: &BookSettings, area: Rect, front: &Front, items: &mut Ve
     }
 }
 
-fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: &mut Vec<Item>) {
+fn puzzle_slots(
+    settings: &BookSettings,
+    inner: Rect,
+    entries: &[Entry],
+    width: TextWidth,
+    items: &mut Vec<Item>,
+) {
     let (cols, rows) = slot_grid(settings.per_page);
     let slot_w = (inner.w - (cols - 1) as f32 * GAP) / cols as f32;
     let slot_h = (inner.h - (rows - 1) as f32 * GAP) / rows as f32;
@@ -314,7 +327,7 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
         .iter()
         .map(|e| (e, cell(e) * e.puzzle.size() as f32))
         .collect();
-    let (size, rights) = captions(&slots);
+    let (size, rights) = captions(&slots, width);
     for (i, ((entry, grid), right)) in slots.iter().zip(rights).enumerate() {
         let (col, row) = (i % cols, i / cols);
         let x = inner.x + col as f32 * (slot_w + GAP) + (slot_w - grid) / 2.0;
@@ -344,10 +357,6 @@ fn puzzle_slots(settings: &BookSettings, inner: Rect, entries: &[Entry], items: 
     }
 }
 
-/// Widths of a character as the caption is estimated, in ems: at least DejaVu Sans's widest
-/// digit (0.636 em regular, 0.696 em bold), above its average letter.
-const REGULAR_EM: f32 = 0.64;
-const BOLD_EM: f32 = 0.7;
 /// Space kept between the caption's two texts.
 const CAPTION_GAP: f32 = 6.0;
 
@@ -359,9 +368,9 @@ fn caption_left(entry: &Entry) -> String {
 /// The right-hand texts of a page's captions, one size for the page: the level and the
 /// estimated solving time ("Medium · 15–25 min") at 9 pt, or at 7 pt where a grid (the width of
 /// each slot's grid is given) is too narrow for that beside its "Puzzle N", else the levels
-/// alone at 9 pt. A puzzle with no estimate shows its level alone, at the page's size.
-fn captions(slots: &[(&Entry, f32)]) -> (f32, Vec<String>) {
-    let width = |text: &str, size: f32, em: f32| text.chars().count() as f32 * size * em;
+/// alone at 9 pt. A puzzle with no estimate shows its level alone, at the page's size. Texts
+/// are measured by `width`.
+fn captions(slots: &[(&Entry, f32)], width: TextWidth) -> (f32, Vec<String>) {
     let text = |entry: &Entry| {
         let level = capitalised(&entry.level);
         match entry.minutes {
@@ -371,8 +380,8 @@ fn captions(slots: &[(&Entry, f32)]) -> (f32, Vec<String>) {
     };
     let fits = |size: f32| {
         slots.iter().all(|&(entry, grid)| {
-            let room = grid - width(&caption_left(entry), 10.0, BOLD_EM) - CAPTION_GAP;
-            width(&text(entry), size, REGULAR_EM) <= room
+            let room = grid - width(Weight::Bold, &caption_left(entry), 10.0) - CAPTION_GAP;
+            width(Weight::Regular, &text(entry), size) <= room
         })
     };
     match [9.0, MIN_TEXT].into_iter().find(|&size| fits(size)) {

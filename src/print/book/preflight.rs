@@ -2,7 +2,7 @@
 //! margins, as KDP requires of interior files.
 
 use super::Page;
-use crate::print::draw::Weight;
+use crate::print::draw::TextWidth;
 
 /// An element whose ink reaches past the margins.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,14 +19,14 @@ pub struct InkOutside {
 
 /// Every element of `pages` whose ink is not inside its page's safe area (text measured with
 /// `width`); empty when the book passes.
-pub fn preflight(pages: &[Page], width: impl Fn(Weight, &str, f32) -> f32) -> Vec<InkOutside> {
+pub fn preflight(pages: &[Page], width: TextWidth) -> Vec<InkOutside> {
     // Rounding in the layout's sums may leave a few millionths of a point over.
     const SLACK: f32 = 0.001;
     let mut out = Vec::new();
     for (p, page) in pages.iter().enumerate() {
         let s = page.safe;
         for (i, item) in page.drawing.items.iter().enumerate() {
-            let Some(b) = item.ink_bounds(&width) else {
+            let Some(b) = item.ink_bounds(width) else {
                 continue;
             };
             let past = [s.x - b.0, s.y - b.1, b.2 - (s.x + s.w), b.3 - (s.y + s.h)]
@@ -102,7 +102,8 @@ mod tests {
                             answers,
                         };
                         // Refused layouts (cells too small) draw nothing.
-                        let Ok(pages) = layout_book(&settings, &sections(puzzles)) else {
+                        let Ok(pages) = layout_book(&settings, &sections(puzzles), text_width)
+                        else {
                             continue;
                         };
                         books += 1;
@@ -175,7 +176,7 @@ mod tests {
             shade: false,
             answers: Answers::End,
         };
-        let mut pages = layout_book(&settings, &sections(&puzzles)).unwrap();
+        let mut pages = layout_book(&settings, &sections(&puzzles), text_width).unwrap();
         assert!(preflight(&pages, text_width).is_empty());
         let s = pages[2].safe;
         pages[2].drawing.items.push(Item::Stroke {
