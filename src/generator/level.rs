@@ -209,7 +209,9 @@ pub fn reach<R: Rng>(
                     break;
                 }
                 // The solver checks uniqueness, with a small budget, before the grader runs.
-                let (next, grade) = if !is_unique(&merged, rec) {
+                let check = MergeCheck::of(&merged);
+                check.tell(rec);
+                let (next, grade) = if !check.unique {
                     (Probe::Beyond, None)
                 } else {
                     assess(&merged)
@@ -227,7 +229,10 @@ pub fn reach<R: Rng>(
                     // A single merge past the target is kept if the puzzle stays unique: the
                     // next edits split back down towards it (the target is reached from above).
                     Probe::Beyond if batch == 1 && target < Level::Extreme => {
-                        if is_unique(&merged, rec) {
+                        // The check above stands: the solver would say the same again (told
+                        // again, so that a recording reads as it did when it was asked twice).
+                        check.tell(rec);
+                        if check.unique {
                             rec.emit(|| kept_cages(edit, None, &merged));
                             (puzzle, state, graded) = (merged, next, grade);
                         } else {
@@ -335,18 +340,37 @@ fn distance(a: Level, b: Level) -> usize {
     (a as usize).abs_diff(b as usize)
 }
 
-fn is_unique(puzzle: &Puzzle, rec: &mut Recorder) -> bool {
-    let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
-    rec.emit(|| Event::Check {
-        subject: CheckSubject::Merge,
-        verdict: match (report.solutions.len(), report.complete) {
-            (2.., _) => CheckVerdict::Several,
-            (_, false) => CheckVerdict::Undecided,
-            _ => CheckVerdict::Unique,
-        },
-        nodes: report.stats.nodes,
-    });
-    report.complete && report.solutions.len() == 1
+/// The solver's word on a merged layout, within `MERGE_CHECK_NODES`.
+#[derive(Copy, Clone, Debug)]
+struct MergeCheck {
+    /// Exactly one solution, proven.
+    unique: bool,
+    verdict: CheckVerdict,
+    nodes: u64,
+}
+
+impl MergeCheck {
+    fn of(puzzle: &Puzzle) -> Self {
+        let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
+        MergeCheck {
+            unique: report.complete && report.solutions.len() == 1,
+            verdict: match (report.solutions.len(), report.complete) {
+                (2.., _) => CheckVerdict::Several,
+                (_, false) => CheckVerdict::Undecided,
+                _ => CheckVerdict::Unique,
+            },
+            nodes: report.stats.nodes,
+        }
+    }
+
+    /// Tell the recorder of the check.
+    fn tell(&self, rec: &mut Recorder) {
+        rec.emit(|| Event::Check {
+            subject: CheckSubject::Merge,
+            verdict: self.verdict,
+            nodes: self.nodes,
+        });
+    }
 }
 
 fn digits_of(cage: &Cage, solution: &Grid) -> DigitSet {

@@ -213,15 +213,29 @@ pub fn generate_from_seed(
     seed: u64,
     index: u64,
 ) -> Outcome {
-    generate_checked(
+    generate_from_seed_counted(config, resolved, seed_grid, seed, index).0
+}
+
+/// [`generate_from_seed`] with the item's uniqueness checks, as [`generate_puzzle_counted`] gives
+/// them: the same outcome and checker as that call when `seed_grid` is the item's group's.
+pub fn generate_from_seed_counted(
+    config: &GeneratorConfig,
+    resolved: &Resolved,
+    seed_grid: &SeedGrid,
+    seed: u64,
+    index: u64,
+) -> (Outcome, Checker) {
+    let mut checker = Checker::default();
+    let outcome = generate_checked(
         config,
         resolved,
         seed_grid,
         seed,
         index,
-        &mut Checker::default(),
+        &mut checker,
         &mut Recorder::off(),
-    )
+    );
+    (outcome, checker)
 }
 
 /// [`generate_from_seed`], counting its uniqueness checks in `checker` (a fresh one per item).

@@ -27,10 +27,40 @@ const REGROWS: usize = 3;
 /// Empty cage slots kept ready for splits and regrowths.
 const SPARES: usize = 4;
 
-/// An edit and how far it moves the layout from the book distribution (0 = sizes unchanged).
-struct Candidate {
+/// Candidate edits, each a list of moves and how far it moves the layout from the book
+/// distribution (0 = sizes unchanged). The moves of all edits lie end to end in one list: a
+/// repair weighs dozens of edits, and a list each was a tenth of its time in the allocator.
+#[derive(Default)]
+struct Edits {
     moves: Vec<Move>,
-    cost: u8,
+    /// Per edit: the end of its moves in `moves` (each starts where the one before ends), cost.
+    ends: Vec<(usize, u8)>,
+}
+
+impl Edits {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+    fn push(&mut self, moves: impl IntoIterator<Item = Move>, cost: u8) {
+        self.moves.extend(moves);
+        self.ends.push((self.moves.len(), cost));
+    }
+    fn moves(&self, index: usize) -> &[Move] {
+        let start = index.checked_sub(1).map_or(0, |i| self.ends[i].0);
+        &self.moves[start..self.ends[index].0]
+    }
+    fn cost(&self, index: usize) -> u8 {
+        self.ends[index].1
+    }
+}
+
+/// What `try_apply` leaves behind for its caller, in buffers kept across the edits of a repair.
+#[derive(Default)]
+struct Applied {
+    /// The moves that undo the edit.
+    undo: Vec<Move>,
+    /// The cages it touches, sorted, without repeats.
+    ids: Vec<usize>,
 }
 
 /// Apply the best edit against the first alternative in `alternatives` that `layout` admits:
@@ -63,14 +93,16 @@ pub fn repair<R: Rng>(
     }
     // Local edits first. Regrown neighbourhoods (dearer to draw) cost 1, so they only matter
     // when no local edit is perfect; the choice stays uniform among all best edits.
-    let mut edits = local_edits(layout, geometry, &diff, spares[0], rules, rng);
+    let mut edits = Edits::default();
+    local_edits(&mut edits, layout, geometry, &diff, spares[0], rules, rng);
+    let mut applied = Applied::default();
     let mut best = best_edit(
         layout,
         geometry,
         solution,
         alternatives,
-        &edits,
-        0,
+        (&edits, 0),
+        &mut applied,
         rules,
         rng,
     );
@@ -80,26 +112,21 @@ pub fn repair<R: Rng>(
         around.dedup();
         let first = edits.len();
         for &id in &around {
-            edits.extend(regrown(
-                layout,
-                geometry,
-                solution,
-                &[id],
-                &spares,
-                rules,
-                rng,
-            ));
+            let near = [id];
+            regrown(
+                &mut edits, layout, geometry, solution, &near, &spares, rules, rng,
+            );
         }
-        edits.extend(regrown(
-            layout, geometry, solution, &around, &spares, rules, rng,
-        ));
+        regrown(
+            &mut edits, layout, geometry, solution, &around, &spares, rules, rng,
+        );
         let more = best_edit(
             layout,
             geometry,
             solution,
             alternatives,
-            &edits,
-            first,
+            (&edits, first),
+            &mut applied,
             rules,
             rng,
         );
@@ -108,15 +135,17 @@ pub fn repair<R: Rng>(
     let count = layout.count_cages();
     match best {
         Some(b) if b.score.0 < before => {
-            try_apply(
+            let moves = edits.moves(b.index);
+            let done = try_apply(
                 layout,
                 geometry,
                 solution,
-                &edits[b.index].moves,
+                moves,
                 count,
                 rules,
-            )
-            .expect("the chosen edit applied before");
+                &mut applied,
+            );
+            assert!(done, "the chosen edit applied before");
             true
         }
         _ => false,
@@ -156,15 +185,16 @@ impl Best {
     }
 }
 
-/// The best of `edits[from..]`, evaluated in random order, stopping at the first perfect one.
+/// The best of the edits from index `from` on, evaluated in random order, stopping at the first
+/// perfect one (`applied`: scratch buffers).
 #[allow(clippy::too_many_arguments)]
 fn best_edit<R: Rng>(
     layout: &mut CageLayout,
     geometry: &Geometry,
     solution: &Grid,
     alternatives: &[Grid],
-    edits: &[Candidate],
-    from: usize,
+    (edits, from): (&Edits, usize),
+    applied: &mut Applied,
     rules: &LayoutRules,
     rng: &mut R,
 ) -> Option<Best> {
@@ -183,16 +213,14 @@ fn best_edit<R: Rng>(
         .collect();
     let mut best: Option<Best> = None;
     for index in order {
-        let edit = &edits[index];
-        let Some(undo) = try_apply(layout, geometry, solution, &edit.moves, count, rules) else {
+        let moves = edits.moves(index);
+        if !try_apply(layout, geometry, solution, moves, count, rules, applied) {
             continue;
-        };
-        let big = touched(&edit.moves, &undo)
+        }
+        let big = touched(moves, &applied.undo)
             .filter(|&id| layout.cells(id).len() >= 5)
             .count();
-        let mut ids: Vec<usize> = touched(&edit.moves, &undo).collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = &applied.ids;
         let admitted = alternatives
             .iter()
             .zip(&killers)
@@ -201,8 +229,8 @@ fn best_edit<R: Rng>(
                     && ids.iter().all(|&id| layout.cage_admits(id, solution, a))
             })
             .count();
-        revert(layout, solution, &undo);
-        let score = (admitted, edit.cost, big);
+        revert(layout, solution, &applied.undo);
+        let score = (admitted, edits.cost(index), big);
         let this = Some(Best {
             score,
             index,
@@ -217,46 +245,35 @@ fn best_edit<R: Rng>(
     best
 }
 
-/// Exchanges, moves (re-homing the partner of a dissolved pair), merges and splits around `diff`.
+/// Exchanges, moves (re-homing the partner of a dissolved pair), merges and splits around
+/// `diff`, added to `out`.
 fn local_edits<R: Rng>(
+    out: &mut Edits,
     layout: &CageLayout,
     geometry: &Geometry,
     diff: &[Cell],
     spare: usize,
     rules: &LayoutRules,
     rng: &mut R,
-) -> Vec<Candidate> {
-    let mut out = Vec::new();
+) {
     let cage = |c: Cell| layout.cage_of(c).expect("complete layout");
     for &x in diff {
         let c1 = cage(x);
         for y in geometry.neighbours(x).filter(|&y| cage(y) != c1) {
-            out.push(Candidate {
-                moves: vec![(x, cage(y)), (y, c1)],
-                cost: 0,
-            });
+            out.push([(x, cage(y)), (y, c1)], 0);
         }
         for c2 in layout.neighbour_cages(geometry, x) {
-            out.push(Candidate {
-                moves: vec![(x, c2)],
-                cost: 1,
-            });
+            out.push([(x, c2)], 1);
             if let [a, b] = layout.cells(c1) {
                 let y = if *a == x { *b } else { *a };
                 for c3 in layout.neighbour_cages(geometry, y) {
                     if c3 != c2 {
-                        out.push(Candidate {
-                            moves: vec![(x, c2), (y, c3)],
-                            cost: 2,
-                        });
+                        out.push([(x, c2), (y, c3)], 2);
                     }
                 }
             }
             if layout.cells(c1).len() + layout.cells(c2).len() <= rules.max_size {
-                out.push(Candidate {
-                    moves: layout.cells(c2).iter().map(|&c| (c, c1)).collect(),
-                    cost: 2,
-                });
+                out.push(layout.cells(c2).iter().map(|&c| (c, c1)), 2);
             }
         }
     }
@@ -268,18 +285,17 @@ fn local_edits<R: Rng>(
         if cells.len() >= 4 {
             for _ in 0..SPLITS_PER_CAGE {
                 let part = random_part(geometry, cells, rng);
-                out.push(Candidate {
-                    moves: part.into_iter().map(|c| (c, spare)).collect(),
-                    cost: 1,
-                });
+                out.push(part.into_iter().map(|c| (c, spare)), 1);
             }
         }
     }
-    out
 }
 
-/// Cages `around` and their neighbouring cages dissolved and grown again as book cages, a few ways.
+/// Cages `around` and their neighbouring cages dissolved and grown again as book cages, a few
+/// ways, added to `out`.
+#[allow(clippy::too_many_arguments)]
 fn regrown<R: Rng>(
+    out: &mut Edits,
     layout: &CageLayout,
     geometry: &Geometry,
     solution: &Grid,
@@ -287,7 +303,7 @@ fn regrown<R: Rng>(
     spares: &[usize],
     rules: &LayoutRules,
     rng: &mut R,
-) -> Vec<Candidate> {
+) {
     let mut ids = around.to_vec();
     for &id in around {
         for &c in layout.cells(id) {
@@ -301,20 +317,17 @@ fn regrown<R: Rng>(
         .flat_map(|&i| layout.cells(i).iter().copied())
         .collect();
     let targets: Vec<usize> = ids.iter().chain(spares).copied().collect();
-    (0..REGROWS)
-        .filter_map(|_| {
-            let fresh = grow(geometry, solution, &region, rules, rng)?;
-            let parts: Vec<usize> = fresh.ids().collect();
-            (parts.len() <= targets.len()).then(|| {
-                // Every cell of the region moves: the room is taken at once.
-                let mut moves = Vec::with_capacity(region.len());
-                for (&p, &t) in parts.iter().zip(&targets) {
-                    moves.extend(fresh.cells(p).iter().map(|&c| (c, t)));
-                }
-                Candidate { moves, cost: 1 }
-            })
-        })
-        .collect()
+    for _ in 0..REGROWS {
+        let Some(fresh) = grow(geometry, solution, &region, rules, rng) else {
+            continue;
+        };
+        if fresh.count_cages() <= targets.len() {
+            // Every cell of the region moves: the room is taken at once.
+            let parts = fresh.ids().zip(&targets);
+            let moves = parts.flat_map(|(p, &t)| fresh.cells(p).iter().map(move |&c| (c, t)));
+            out.push(moves, 1);
+        }
+    }
 }
 
 /// A random connected part of `cells` with between 2 and `len − 2` cells (the rest is checked
@@ -337,7 +350,8 @@ fn random_part<R: Rng>(geometry: &Geometry, cells: &[Cell], rng: &mut R) -> Vec<
 }
 
 /// Apply the moves to a layout of `count` cages if the result keeps every rule (digits distinct,
-/// sizes, connected, no single cells unless allowed, cage count); returns the moves that undo it, or `None` with the layout unchanged.
+/// sizes, connected, no single cells unless allowed, cage count); `true` with the moves that undo
+/// it and the cages touched in `applied`, or `false` with the layout unchanged.
 fn try_apply(
     layout: &mut CageLayout,
     geometry: &Geometry,
@@ -345,13 +359,18 @@ fn try_apply(
     moves: &[Move],
     count: usize,
     rules: &LayoutRules,
-) -> Option<Vec<Move>> {
+    applied: &mut Applied,
+) -> bool {
     let digit = |c: Cell| solution.get(c).expect("complete solution");
-    let undo: Vec<Move> = moves
-        .iter()
-        .map(|&(c, _)| (c, layout.cage_of(c).expect("complete layout")))
-        .collect();
-    let mut ids: Vec<usize> = touched(moves, &undo).collect();
+    let Applied { undo, ids } = applied;
+    undo.clear();
+    undo.extend(
+        moves
+            .iter()
+            .map(|&(c, _)| (c, layout.cage_of(c).expect("complete layout"))),
+    );
+    ids.clear();
+    ids.extend(touched(moves, undo));
     ids.sort_unstable();
     ids.dedup();
     let occupied = |layout: &CageLayout| {
@@ -385,15 +404,15 @@ fn try_apply(
                     && layout.is_connected(geometry, id))
         });
     if valid {
-        return Some(undo);
+        return true;
     }
     for &(c, _) in &moves[..placed] {
         layout.release(c, digit(c));
     }
-    for &(c, to) in &undo {
+    for &(c, to) in undo.iter() {
         layout.push(to, c, digit(c));
     }
-    None
+    false
 }
 
 /// Put the moved cells back where `undo` says.

@@ -11,9 +11,13 @@
 
 use crate::canonical::canonical_key;
 use crate::generator::unique::Checker;
-use crate::generator::{generate_puzzle_counted, Generated, Outcome, GENERATOR_VERSION};
+use crate::generator::{
+    generate_from_seed_counted, generate_puzzle_counted, seed_grid, Generated, GeneratorConfig,
+    Outcome, Rejection, Resolved, SeedGrid, GENERATOR_VERSION,
+};
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
 use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -306,13 +310,58 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, PipelineError> {
 /// uniqueness checks it made either way.
 fn make_item(plan: &Plan, index: u64) -> Made {
     let started = Instant::now();
-    let (outcome, checker) = generate_puzzle_counted(&plan.generator, plan.seed, index);
+    let (outcome, checker) = generate_cached(&plan.generator, plan.seed, index);
     let checks = CheckTally::of(&checker);
     let row = match outcome {
         Outcome::Generated(g) => Some(encode(plan, index, &g, started)),
         Outcome::Rejected(_) => None,
     };
     Made { row, checks }
+}
+
+/// A worker's last seed grid and what it was made from.
+struct SeedCache {
+    config: GeneratorConfig,
+    seed: u64,
+    group: u64,
+    resolved: Resolved,
+    grid: Option<SeedGrid>,
+}
+
+thread_local! {
+    /// Consecutive items share a seed grid (`variations_per_seed` of them, 16 by default) and a
+    /// worker takes several of a group in turn: it keeps the last grid rather than backtracking
+    /// it again for each item (2% of a 9x9 killer's CPU), and the settings it validated.
+    static SEED_CACHE: RefCell<Option<SeedCache>> = const { RefCell::new(None) };
+}
+
+/// `generate_puzzle_counted(config, seed, index)`, with the item's seed grid taken from this
+/// worker's cache when it holds the item's group (the same outcome and checks either way).
+fn generate_cached(config: &GeneratorConfig, seed: u64, index: u64) -> (Outcome, Checker) {
+    SEED_CACHE.with_borrow_mut(|cache| {
+        let group = index / u64::from(config.variations_per_seed.max(1));
+        let hit = cache
+            .as_ref()
+            .is_some_and(|c| c.seed == seed && c.group == group && c.config == *config);
+        if !hit {
+            let Ok(resolved) = config.validate() else {
+                return generate_puzzle_counted(config, seed, index);
+            };
+            let grid = seed_grid(config, &resolved, seed, group);
+            *cache = Some(SeedCache {
+                config: config.clone(),
+                seed,
+                group,
+                resolved,
+                grid,
+            });
+        }
+        let c = cache.as_ref().expect("the cache was just filled");
+        match &c.grid {
+            Some(grid) => generate_from_seed_counted(config, &c.resolved, grid, seed, index),
+            None => (Outcome::Rejected(Rejection::NoSeedGrid), Checker::default()),
+        }
+    })
 }
 
 /// A generated puzzle as its row, timed from `started`.
