@@ -160,6 +160,8 @@ def line(name, value, hodoku=None, target=None):
 
 PENCILMARK = ("pencilmark", "1.0.0rc1")
 PENCILMARK_LEVELS = ["medium", "hard", "expert"]
+# Where pencilmark's answers are kept (scripts/pencilmark_rate.py), for this script and settheory.py.
+PENCILMARK_CACHE = "/tmp/pencilmark-cache.jsonl"
 
 
 def pencilmark_python(root):
@@ -190,21 +192,24 @@ def bootstrap(xs, ys, rounds=1000, seed=7):
     return quantile(rs, 0.025), quantile(rs, 0.975)
 
 
-def level_order(binary, seeds, count, cache):
-    """Issue 25 goal 4: rho(score, pencilmark difficulty) inside each generated level."""
+def level_order(binary, seeds, count, cache, max_seconds=60.0, threads=None):
+    """Issue 25 goal 4's sample: `count` generated 9x9 killers of each of medium, hard and expert
+    per seed (`generate --level L -n COUNT --seed S`), rated by `rate` and by pencilmark. Returns
+    {level: [(seed, [(score, difficulty), ...]), ...]}, keeping the puzzles `rate` puts on the
+    level asked for and pencilmark finishes. The one implementation: settheory.py's goal 4 calls
+    it too."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     python = pencilmark_python(root)
-    rater = [python, os.path.join(root, "scripts", "pencilmark_rate.py"), "--cache", cache]
-    print(f"Order inside a level: {count} generated 9x9 killers per level and seed, score vs "
-          f"pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap interval; "
-          "target >= 0.50 in each level; not fitted on)")
-    per_level = {level: [] for level in PENCILMARK_LEVELS}
+    rater = [python, os.path.join(root, "scripts", "pencilmark_rate.py"), "--cache", cache,
+             "--max-seconds", str(max_seconds)]
+    jobs = [] if threads is None else ["--threads", str(threads)]
+    found = {level: [] for level in PENCILMARK_LEVELS}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             for level in PENCILMARK_LEVELS:
                 db = os.path.join(tmp, f"{level}-{seed}.db")
                 run(binary, ["generate", "--level", level, "-n", str(count), "--seed", str(seed),
-                             "--db", db], "")
+                             "--db", db] + jobs, "")
                 puzzles = run(binary, ["export", "--db", db, "--format", "jsonl"], "")
                 wiki = run(binary, ["export", "--db", db, "--format", "sudokuwiki"], "")
                 ours = [json.loads(l) for l in run(binary, ["rate", "-"], puzzles).splitlines()]
@@ -214,17 +219,24 @@ def level_order(binary, seeds, count, cache):
                 theirs = [json.loads(l)["difficulty"] for l in out.stdout.splitlines()]
                 pairs = [(r["score"], d) for r, d in zip(ours, theirs)
                          if d is not None and r["level"] == level]
-                xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
-                rho = spearman(xs, ys)
-                lo, hi = bootstrap(xs, ys)
-                per_level[level].append(rho)
-                print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {rho:+.3f}  "
-                      f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}",
-                      flush=True)
+                found[level].append((seed, pairs))
+    return found
+
+
+def print_level_order(found):
+    """rho(score, pencilmark) inside each level: per seed, then pooled over the seeds."""
     for level in PENCILMARK_LEVELS:
-        rs = per_level[level]
-        line(f"rho(score, pencilmark) inside {level}, mean of {len(rs)} seeds",
-             statistics.mean(rs), target=0.5)
+        pooled = []
+        for seed, pairs in found[level]:
+            xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+            lo, hi = bootstrap(xs, ys)
+            print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {spearman(xs, ys):+.3f}  "
+                  f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}")
+            pooled += pairs
+        xs, ys = [p[0] for p in pooled], [p[1] for p in pooled]
+        lo, hi = bootstrap(xs, ys)
+        print(f"  {level:7s} pooled: n {len(pooled):3d}  rho {spearman(xs, ys):+.3f}  "
+              f"[{lo:+.2f}, {hi:+.2f}]   target >= 0.50", flush=True)
 
 
 def main():
@@ -238,7 +250,7 @@ def main():
     ap.add_argument("--pencilmark-seeds", default="31,32,33",
                     help="generate seeds of the order-inside-a-level check (\"\" skips it)")
     ap.add_argument("--pencilmark-count", type=int, default=30, help="puzzles per level and seed")
-    ap.add_argument("--pencilmark-cache", default="/tmp/pencilmark-cache.jsonl")
+    ap.add_argument("--pencilmark-cache", default=PENCILMARK_CACHE)
     a = ap.parse_args()
 
     rated = os.path.join(a.data, "rated")
@@ -306,8 +318,10 @@ def main():
         return
     seeds = [x for x in a.pencilmark_seeds.split(",") if x.strip()]
     if seeds:
-        print()
-        level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache)
+        print(f"\nOrder inside a level: {a.pencilmark_count} generated 9x9 killers per level and seed, "
+              f"score vs pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap "
+              "interval; target >= 0.50 in each level; not fitted on)", flush=True)
+        print_level_order(level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache))
     print("\nKillers (scripts/grade_calibration.py " + a.killer_args + "):", flush=True)
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "grade_calibration.py"), "--bin", a.bin,
