@@ -3,7 +3,7 @@
 
 Usage: scripts/score_calibration.py [--bin target/release/sudoku-press] [--data ../shared/data]
                                     [--folds 5] [--no-killers] [--killer-args "..."]
-                                    [--pencilmark-seeds 31,32,33] [--pencilmark-count 30]
+                                    [--pencilmark-seeds 31,32,33] [--pencilmark-count 60]
 
     scripts/score_calibration.py            # plain calibration, then the killer one
 
@@ -14,12 +14,15 @@ from that README:
   r of the log of the estimated minutes (the middle of `minutes`) with the log of the mean time;
   how many mean times fall inside the `minutes` range (the range is the fit's middle half of
   residuals, so about 50% is right);
-- the same, cross-validated (k folds): the score's two constants (HARDEST_FACTOR, UNIQUE_FACTOR
-  in src/grader/score.rs) are chosen again on k-1 folds of both sets by the grid search that set
-  them, and the time model (MINUTES_FIT, MINUTES_SPREAD) fitted again by least squares, and both
-  are scored on the fold left out. The per-pass numbers come from `explain --format jsonl` (each
-  step's technique, rung weight and candidates); the script first checks that its copy of the
-  score formula gives `rate`'s scores, so the two cannot drift apart unnoticed.
+- the same, cross-validated (k folds), two ways: HARDEST_FACTOR alone chosen again on k-1 folds
+  of both sets by the grid search that set it (the other constants as in src/grader/score.rs),
+  then HARDEST_FACTOR, HARDEST_LEVEL_CELLS and EARLY_CHAIN_FACTOR all chosen again; the time
+  model (MINUTES_FIT, MINUTES_SPREAD) is fitted again by least squares, and both are scored on the
+  fold left out. The per-pass numbers come from `explain --format jsonl` (each step's technique,
+  rung weight and candidates; the grade's hardest step, steps and level source); the script first
+  checks that its copy of the score formula gives `rate`'s scores, so the two cannot drift apart
+  unnoticed. The killer-only constants (UNIQUE_FACTOR, OPEN_FACTOR, SIZE_FACTOR: the plain sets
+  have no cages) are checked on the killer sets below.
 - the constants fitted on all of it, to compare with the ones in src/grader/score.rs.
 
 Order inside a level (issue 25 goal 4): `--pencilmark-count` killers of each of medium, hard and
@@ -27,8 +30,10 @@ expert are generated per seed of `--pencilmark-seeds` (`generate --level L -n N 
 by pencilmark (scripts/pencilmark_rate.py in the venv output/.venv-peers, made as
 scripts/peer_venv.sh makes it, answers cached in `--pencilmark-cache`) and by `rate`; printed per
 level and seed: Spearman rho of the score with pencilmark's difficulty and a 95% bootstrap
-interval, then pooled over the seeds (rho inside each seed's level, averaged; target >= 0.5). Nothing
-is fitted on these puzzles. `--pencilmark-seeds ""` skips it.
+interval, then pooled over the seeds (one rho over every puzzle of the level; target >= 0.5). The
+default, 3 seeds x 60, gives about 180 a level and an interval about +-0.13 wide; OPEN_FACTOR
+and SIZE_FACTOR were chosen looking at seeds 31 and 32, so 33 is held out. The first run rates
+about 540 puzzles (1-5 s each); `--pencilmark-seeds ""` skips it.
 
 Killers: runs scripts/grade_calibration.py (Solo levels fit and held out, KrazyDad book order,
 the hardest public killers; needs `sgt-puzzles`: apt-get install sgt-puzzles) with
@@ -59,9 +64,14 @@ POWER = 8
 HARDEST_FACTOR = 3.75
 UNIQUE_FACTOR = 0.4
 LOOK_WEIGHT = 1.0
-# The grid the two score constants are chosen on.
+HARDEST_LEVEL_CELLS = 0.5
+EARLY_FACTOR = 0.75
+EARLY_CHAIN_FACTOR = 2.0
+# The grids the plain-side constants are chosen on (UNIQUE_FACTOR, OPEN_FACTOR and SIZE_FACTOR
+# act on killers only, so the plain sets cannot choose them: they stay as in score.rs).
 HARDEST_GRID = [2.0, 2.5, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0, 6.0]
-UNIQUE_GRID = [0.0, 0.2, 0.4, 0.6, 0.8]
+CELLS_GRID = [0.25, 0.5, 1.0]
+CHAIN_GRID = [0.0, 2.0, 3.0]
 # Figures measured with HoDoKu 2.2.0 on the same kinds of sets (DATA/rated/README.md), and targets.
 HODOKU = {"se": 0.93, "time": 0.33}
 TARGET = {"se": 0.93, "time": 0.70}
@@ -100,8 +110,12 @@ def features(binary, text):
     for line in run(binary, ["explain", "--format", "jsonl", "--from", "plain", "-"], text).splitlines():
         o = json.loads(line)
         if o["type"] == "grade":
+            hardest = o["hardest_step"] or {"step": 1, "level": "easy"}
             puzzles.append({"level": o["level"], "looks": [], "placed": 0, "power": 0.0,
-                            "unique": 0, "pass": None})
+                            "unique": 0, "pass": None,
+                            "t": (hardest["step"] - 1) / max(o["steps"], 1),
+                            "chain": LEVELS.index(hardest["level"]) >= LEVELS.index("expert"),
+                            "from_step": o["level_from"] == "hardest_step" and o["level"] != "easy"})
             continue
         p, w = puzzles[-1], o["weight"]
         here = (o["technique"], o["candidates"])
@@ -121,22 +135,28 @@ def features(binary, text):
     return puzzles
 
 
-def score(p, a=HARDEST_FACTOR, u=UNIQUE_FACTOR):
-    effort = max(p["m"] + a * p["h"] - u * p["u"], 0.0)
+def score(p, a=HARDEST_FACTOR, cells=HARDEST_LEVEL_CELLS, chain=EARLY_CHAIN_FACTOR):
+    """rate's score of a plain puzzle (src/grader/score.rs; K and Z are 0 without cages)."""
+    early = EARLY_FACTOR + (chain if p["chain"] else 0.0)
+    effort = ((cells if p["from_step"] else 1.0) * p["m"] + a * p["h"] - UNIQUE_FACTOR * p["u"]
+              - early * p["t"])
+    effort = max(effort, 0.0)
     return BAND * p["band"] + BAND * (1 - math.exp(-effort / BAND_EFFORT))
 
 
-def choose(se, se_y, cl, cl_y):
-    """The grid point that best meets both targets on these puzzles."""
+def choose(se, se_y, cl, cl_y, grids):
+    """The grid point (HARDEST_FACTOR, HARDEST_LEVEL_CELLS, EARLY_CHAIN_FACTOR) that best meets
+    both targets on these puzzles."""
     best = None
-    for a in HARDEST_GRID:
-        for u in UNIQUE_GRID:
-            r_se = spearman([score(p, a, u) for p in se], se_y)
-            r_t = spearman([score(p, a, u) for p in cl], cl_y)
-            key = min(r_se - TARGET["se"], r_t - TARGET["time"])
-            if best is None or key > best[0]:
-                best = (key, a, u)
-    return best[1], best[2]
+    for a in grids[0]:
+        for c in grids[1]:
+            for x in grids[2]:
+                r_se = spearman([score(p, a, c, x) for p in se], se_y)
+                r_t = spearman([score(p, a, c, x) for p in cl], cl_y)
+                key = min(r_se - TARGET["se"], r_t - TARGET["time"])
+                if best is None or key > best[0]:
+                    best = (key, (a, c, x))
+    return best[1]
 
 
 def time_model(ps, log_t):
@@ -160,6 +180,8 @@ def line(name, value, hodoku=None, target=None):
 
 PENCILMARK = ("pencilmark", "1.0.0rc1")
 PENCILMARK_LEVELS = ["medium", "hard", "expert"]
+# Where pencilmark's answers are kept (scripts/pencilmark_rate.py), for this script and settheory.py.
+PENCILMARK_CACHE = "/tmp/pencilmark-cache.jsonl"
 
 
 def pencilmark_python(root):
@@ -190,21 +212,24 @@ def bootstrap(xs, ys, rounds=1000, seed=7):
     return quantile(rs, 0.025), quantile(rs, 0.975)
 
 
-def level_order(binary, seeds, count, cache):
-    """Issue 25 goal 4: rho(score, pencilmark difficulty) inside each generated level."""
+def level_order(binary, seeds, count, cache, max_seconds=60.0, threads=None):
+    """Issue 25 goal 4's sample: `count` generated 9x9 killers of each of medium, hard and expert
+    per seed (`generate --level L -n COUNT --seed S`), rated by `rate` and by pencilmark. Returns
+    {level: [(seed, [(score, difficulty), ...]), ...]}, keeping the puzzles `rate` puts on the
+    level asked for and pencilmark finishes. The one implementation: settheory.py's goal 4 calls
+    it too."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     python = pencilmark_python(root)
-    rater = [python, os.path.join(root, "scripts", "pencilmark_rate.py"), "--cache", cache]
-    print(f"Order inside a level: {count} generated 9x9 killers per level and seed, score vs "
-          f"pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap interval; "
-          "target >= 0.50 in each level; not fitted on)")
-    per_level = {level: [] for level in PENCILMARK_LEVELS}
+    rater = [python, os.path.join(root, "scripts", "pencilmark_rate.py"), "--cache", cache,
+             "--max-seconds", str(max_seconds)]
+    jobs = [] if threads is None else ["--threads", str(threads)]
+    found = {level: [] for level in PENCILMARK_LEVELS}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             for level in PENCILMARK_LEVELS:
                 db = os.path.join(tmp, f"{level}-{seed}.db")
                 run(binary, ["generate", "--level", level, "-n", str(count), "--seed", str(seed),
-                             "--db", db], "")
+                             "--db", db] + jobs, "")
                 puzzles = run(binary, ["export", "--db", db, "--format", "jsonl"], "")
                 wiki = run(binary, ["export", "--db", db, "--format", "sudokuwiki"], "")
                 ours = [json.loads(l) for l in run(binary, ["rate", "-"], puzzles).splitlines()]
@@ -214,17 +239,24 @@ def level_order(binary, seeds, count, cache):
                 theirs = [json.loads(l)["difficulty"] for l in out.stdout.splitlines()]
                 pairs = [(r["score"], d) for r, d in zip(ours, theirs)
                          if d is not None and r["level"] == level]
-                xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
-                rho = spearman(xs, ys)
-                lo, hi = bootstrap(xs, ys)
-                per_level[level].append(rho)
-                print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {rho:+.3f}  "
-                      f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}",
-                      flush=True)
+                found[level].append((seed, pairs))
+    return found
+
+
+def print_level_order(found):
+    """rho(score, pencilmark) inside each level: per seed, then pooled over the seeds."""
     for level in PENCILMARK_LEVELS:
-        rs = per_level[level]
-        line(f"rho(score, pencilmark) inside {level}, mean of {len(rs)} seeds",
-             statistics.mean(rs), target=0.5)
+        pooled = []
+        for seed, pairs in found[level]:
+            xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+            lo, hi = bootstrap(xs, ys)
+            print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {spearman(xs, ys):+.3f}  "
+                  f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}")
+            pooled += pairs
+        xs, ys = [p[0] for p in pooled], [p[1] for p in pooled]
+        lo, hi = bootstrap(xs, ys)
+        print(f"  {level:7s} pooled: n {len(pooled):3d}  rho {spearman(xs, ys):+.3f}  "
+              f"[{lo:+.2f}, {hi:+.2f}]   target >= 0.50", flush=True)
 
 
 def main():
@@ -237,8 +269,8 @@ def main():
     ap.add_argument("--killer-args", default="--solo-seed fit --held-out held")
     ap.add_argument("--pencilmark-seeds", default="31,32,33",
                     help="generate seeds of the order-inside-a-level check (\"\" skips it)")
-    ap.add_argument("--pencilmark-count", type=int, default=30, help="puzzles per level and seed")
-    ap.add_argument("--pencilmark-cache", default="/tmp/pencilmark-cache.jsonl")
+    ap.add_argument("--pencilmark-count", type=int, default=60, help="puzzles per level and seed")
+    ap.add_argument("--pencilmark-cache", default=PENCILMARK_CACHE)
     a = ap.parse_args()
 
     rated = os.path.join(a.data, "rated")
@@ -273,32 +305,37 @@ def main():
 
     k = a.folds
     se_f, cl_f = folds(len(se), k, a.seed), folds(len(cl), k, a.seed)
-    per_fold, chosen, cl_mid, cl_in = [], [], [0.0] * len(cl), 0
-    for i in range(k):
-        tr = lambda xs, f: [x for j, x in enumerate(xs) if j not in f]
-        te = lambda xs, f: [x for j, x in enumerate(xs) if j in f]
-        fa, fu = choose(tr(se, se_f[i]), tr(se_y, se_f[i]), tr(cl, cl_f[i]), tr(cl_t, cl_f[i]))
-        coef, (lo, hi) = time_model(tr(cl, cl_f[i]), tr(cl_log, cl_f[i]))
-        chosen.append((fa, fu))
-        per_fold.append((spearman([score(p, fa, fu) for p in te(se, se_f[i])], te(se_y, se_f[i])),
-                         spearman([score(p, fa, fu) for p in te(cl, cl_f[i])], te(cl_t, cl_f[i]))))
-        for j in cl_f[i]:
-            cl_mid[j] = coef[0] + coef[1] * cl[j]["m"] + coef[2] * cl[j]["h"]
-            cl_in += cl_mid[j] + lo <= cl_log[j] <= cl_mid[j] + hi
-    print(f" cross-validated ({k} folds; rho: mean over the folds left out; constants chosen per "
-          f"fold on the plain sets alone: {chosen}):")
-    line("rho(score, SE rating)", statistics.mean(f[0] for f in per_fold), HODOKU["se"], TARGET["se"])
-    line("rho(score, mean time)", statistics.mean(f[1] for f in per_fold), HODOKU["time"], TARGET["time"])
-    line("Pearson(log estimated time, log mean time)", pearson(cl_mid, cl_log))
-    line("share of mean times inside the range", cl_in / len(cl))
-    fa, fu = choose(se, se_y, cl, cl_t)
+    protocols = [("HARDEST_FACTOR chosen per fold, the other constants as in score.rs",
+                  [HARDEST_GRID, [HARDEST_LEVEL_CELLS], [EARLY_CHAIN_FACTOR]]),
+                 ("HARDEST_FACTOR, HARDEST_LEVEL_CELLS and EARLY_CHAIN_FACTOR chosen per fold",
+                  [HARDEST_GRID, CELLS_GRID, CHAIN_GRID])]
+    for name, grids in protocols:
+        per_fold, chosen, cl_mid, cl_in = [], [], [0.0] * len(cl), 0
+        for i in range(k):
+            tr = lambda xs, f: [x for j, x in enumerate(xs) if j not in f]
+            te = lambda xs, f: [x for j, x in enumerate(xs) if j in f]
+            c = choose(tr(se, se_f[i]), tr(se_y, se_f[i]), tr(cl, cl_f[i]), tr(cl_t, cl_f[i]), grids)
+            coef, (lo, hi) = time_model(tr(cl, cl_f[i]), tr(cl_log, cl_f[i]))
+            chosen.append(c)
+            per_fold.append((spearman([score(p, *c) for p in te(se, se_f[i])], te(se_y, se_f[i])),
+                             spearman([score(p, *c) for p in te(cl, cl_f[i])], te(cl_t, cl_f[i]))))
+            for j in cl_f[i]:
+                cl_mid[j] = coef[0] + coef[1] * cl[j]["m"] + coef[2] * cl[j]["h"]
+                cl_in += cl_mid[j] + lo <= cl_log[j] <= cl_mid[j] + hi
+        print(f" cross-validated ({k} folds; rho: mean over the folds left out; {name}, on the "
+              f"plain sets alone: {chosen}):")
+        line("rho(score, SE rating)", statistics.mean(f[0] for f in per_fold), HODOKU["se"], TARGET["se"])
+        line("rho(score, mean time)", statistics.mean(f[1] for f in per_fold), HODOKU["time"], TARGET["time"])
+        line("Pearson(log estimated time, log mean time)", pearson(cl_mid, cl_log))
+        line("share of mean times inside the range", cl_in / len(cl))
+    best = choose(se, se_y, cl, cl_t, protocols[1][1])
     coef, (lo, hi) = time_model(cl, cl_log)
-    print(" fitted on all the plain puzzles (compare src/grader/score.rs, whose HARDEST_FACTOR and")
-    print(" UNIQUE_FACTOR were also weighed against the killer sets below; UNIQUE_FACTOR only acts on killers):")
-    print(f"  HARDEST_FACTOR {fa}, UNIQUE_FACTOR {fu}; MINUTES_FIT "
+    print(" fitted on all the plain puzzles (compare src/grader/score.rs, whose constants were also")
+    print(" weighed against the killer sets below):")
+    print(f"  HARDEST_FACTOR, HARDEST_LEVEL_CELLS, EARLY_CHAIN_FACTOR {best}; MINUTES_FIT "
           f"[{coef[0]:.4f}, {coef[1]:.4f}, {coef[2]:.4f}], MINUTES_SPREAD [{lo:.3f}, {hi:.3f}]")
-    line(f"  with HARDEST_FACTOR {fa}: rho(score, SE rating)", spearman([score(p, fa, fu) for p in se], se_y))
-    line(f"  with HARDEST_FACTOR {fa}: rho(score, mean time)", spearman([score(p, fa, fu) for p in cl], cl_t))
+    line(f"  with {best}: rho(score, SE rating)", spearman([score(p, *best) for p in se], se_y))
+    line(f"  with {best}: rho(score, mean time)", spearman([score(p, *best) for p in cl], cl_t))
     print("  publishers' ladders (sudoku.coach, KrazyDad plain; HoDoKu 0.96, target >= 0.96) are "
           "not in DATA: not checked here")
 
@@ -306,8 +343,10 @@ def main():
         return
     seeds = [x for x in a.pencilmark_seeds.split(",") if x.strip()]
     if seeds:
-        print()
-        level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache)
+        print(f"\nOrder inside a level: {a.pencilmark_count} generated 9x9 killers per level and seed, "
+              f"score vs pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap "
+              "interval; target >= 0.50 in each level; not fitted on)", flush=True)
+        print_level_order(level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache))
     print("\nKillers (scripts/grade_calibration.py " + a.killer_args + "):", flush=True)
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "grade_calibration.py"), "--bin", a.bin,

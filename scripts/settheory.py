@@ -176,21 +176,19 @@ def rate_lines(binary: str, puzzles: list[dict], tmp: Path) -> list[dict]:
     return rate(binary, path)
 
 
-def goal4(binary: str, count: int, seed: int, seconds: float, tmp: Path) -> None:
+def goal4(binary: str, count: int, seed: int, seconds: float) -> None:
+    """The sample and the rho of score_calibration.py's check (one implementation), as Markdown."""
+    from score_calibration import PENCILMARK_CACHE, level_order
+
     print("## Goal 4: order inside a level\n")
     print(f"load {load()}\n")
     print("| level | n | rho(score, pencilmark difficulty) |")
     print("|---|---|---|")
-    for level in ("medium", "hard", "expert"):
-        puzzles, _ = generate(binary, level, count, seed, 2, tmp)
-        grades = rate_lines(binary, puzzles, tmp)
-        ours, theirs = [], []
-        for p, g in zip(puzzles, grades):
-            _, diff = pencilmark_rate(p, seconds)
-            if diff is not None and g.get("score") is not None:
-                ours.append(float(g["score"]))
-                theirs.append(diff)
-        print(f"| {level} | {len(ours)} | {spearman(ours, theirs):.2f} |")
+    found = level_order(binary, [seed], count, PENCILMARK_CACHE, seconds, threads=2)
+    for level, runs in found.items():
+        pairs = [pair for _, ps in runs for pair in ps]
+        rho = spearman([p[0] for p in pairs], [p[1] for p in pairs])
+        print(f"| {level} | {len(pairs)} | {rho:.2f} |")
     print()
 
 
@@ -211,7 +209,7 @@ def main() -> None:
         if 3 in goals:
             goal3(args.bin, data, args.extreme, args.seed, args.seconds, Path(tmp))
         if 4 in goals:
-            goal4(args.bin, args.per_level, args.seed, args.seconds, Path(tmp))
+            goal4(args.bin, args.per_level, args.seed, args.seconds)
 
 
 if __name__ == "__main__":

@@ -280,7 +280,7 @@ fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level
     let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
     let trial = counts[Technique::Trial as usize] > 0;
     let (hardest, steps_taken) = (tally.hardest, tally.steps);
-    let reading = tally.read(board.size());
+    let reading = tally.read(puzzle);
     let grade = Grade {
         level: Some(reading.level),
         score: reading.score,

@@ -39,6 +39,9 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 6: the score counts the empty cells looked over instead of the marks read, and a naked single
 /// weighs 1.5 (scores and minutes; levels unchanged); combination blocking and cage interactions,
 /// extreme rungs before forcing chains (issue 25: paths of puzzles that need them).
-pub const GRADER_VERSION: i64 = 6;
+/// 7: the score orders inside a level also by how early the hardest step comes, by what the cage
+/// sums leave open and the cages' size, and counts the cells looked over half when the hardest
+/// step made the level (scores only; levels and minutes unchanged).
+pub const GRADER_VERSION: i64 = 7;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -12,24 +12,37 @@
 //! over passes, U the cages with a single combination. Fitted to Solo's levels
 //! (scripts/grade_calibration.py).
 //!
-//! **Score** (grader version 6, scripts/score_calibration.py): level-anchored. The level sets the
+//! **Score** (grader version 7, scripts/score_calibration.py): level-anchored. The level sets the
 //! band, `10 × level` (easy 0–10, medium 10–20, hard 20–30, expert 30–40, extreme 40–50), and the
-//! *effort* orders puzzles inside it: `effort = ln(1 + C) + 3.75·H − 0.4·ln(1 + U)`, where
+//! *effort* orders puzzles inside it: `effort = λ·ln(1 + C) + 3.75·H − 0.4·ln(1 + U) − σ·T +
+//! 3·K + Z`, where
 //! - H, the *hardest steps*: `ln(Σ w⁸) / 8` over the passes' rung weights w, a soft maximum: the
 //!   hardest rung's weight, and a little more for each other pass nearly as hard (Sudoku
 //!   Explainer and the publishers' ladders rate by the hardest step). Among singles the naked
 //!   single weighs most (the ladder's weights), so a path that needs one scores higher;
 //! - C, the *cells looked over*: the empty cells summed over the passes of rungs weighing 1 or
 //!   more, as a share of the grid, i.e. what a person scans on the way to each move (the last cell
-//!   of a house or a cage is seen without a search). Counting cells rather than the candidates
-//!   in them (grader version 5) orders people's times, SE ratings and Solo's levels better
-//!   (scripts/score_calibration.py): someone hunting singles scans cells and houses, not marks;
-//! - U, the cages with a single combination: easy ways in.
+//!   of a house or a cage is seen without a search). Someone hunting singles scans cells and
+//!   houses, not marks. λ is 1, or ½ when the hardest step made the level (a rung above easy):
+//!   then finding that step is what orders puzzles, as Sudoku Explainer rates them, and the
+//!   scanning around it less (plain puzzles' levels come from their hardest step, most killers'
+//!   from the work);
+//! - U, the cages with a single combination: easy ways in;
+//! - T, *how early the hardest step comes*: the share of the path walked before its first use.
+//!   A step needed early, with more of the grid open, is harder to find; σ is 0.75, and 2.75 when
+//!   the hardest rung is expert or above (chains and set theory are searched over every candidate
+//!   on the board: Sudoku Explainer rates those needed early higher);
+//! - K, *what the cage sums leave open*: `ln(D / N)`, D the digits its cage's sum allows an empty
+//!   cell, averaged over the grid (0 for a plain puzzle); and Z, `ln` of the cages' mean size
+//!   (0 without cages): fewer, larger cages whose sums allow more digits give fewer ways in
+//!   (pencilmark's ratings inside generated levels follow both more than any fact of the path).
 //!
 //! The band position is `10·(1 − e^(−effort/20))`, so a score never leaves its level's band and a
-//! higher level always scores higher. The two factors were chosen by a grid search on the two
-//! plain sets (Sudoku Explainer ratings, Cloud Sudoku mean times) and Solo's and KrazyDad's
-//! killers together, and checked by 5-fold cross-validation (scripts/score_calibration.py).
+//! higher level always scores higher. The factors were chosen on the two plain sets (Sudoku
+//! Explainer ratings, Cloud Sudoku mean times), Solo's `#fit` killers and KrazyDad's, and
+//! pencilmark's ratings of generated killers (seeds 31 and 32), and checked by 5-fold
+//! cross-validation, on Solo's `#held` killers and on generated killers of other seeds
+//! (scripts/score_calibration.py).
 //!
 //! **Minutes**: `ln(seconds) = 4.6497 + 0.8655·ln(1 + C) + 0.0487·H`, least squares on the 766
 //! Cloud Sudoku mean solving times (plain 9x9, mostly easy), shown as the range of the fit's
@@ -40,6 +53,8 @@
 use super::level::Level;
 use super::step::{Step, Technique};
 use crate::geometry::Cell;
+use crate::puzzle::Puzzle;
+use crate::solver::combos::Combos;
 
 /// A pass whose rung weighs this much or more is a *bottleneck*: no single, cage-combination,
 /// bound or one-cell rule of 45 was left, so a person has to look for something harder.
@@ -63,6 +78,20 @@ const HARDEST_POWER: i32 = 8;
 const HARDEST_FACTOR: f64 = 3.75;
 /// Weight of the unique-combination cages, which lower the effort.
 const UNIQUE_FACTOR: f64 = 0.4;
+/// Weight of the cells looked over when the hardest step set the level (a rung above easy): then
+/// finding that step is what orders, as Sudoku Explainer rates.
+const HARDEST_LEVEL_CELLS: f64 = 0.5;
+/// Weight of T, the share of the path before the hardest step: a step needed early, with more
+/// of the grid open, is harder to find.
+const EARLY_FACTOR: f64 = 0.75;
+/// T's extra weight when the hardest rung is expert or above (chains, set theory), which are
+/// searched over every candidate on the board.
+const EARLY_CHAIN_FACTOR: f64 = 2.0;
+/// Weight of K, what the cage sums leave open (scripts/score_calibration.py, order inside a
+/// level against pencilmark).
+const OPEN_FACTOR: f64 = 3.0;
+/// Weight of Z, the cages' mean size.
+const SIZE_FACTOR: f64 = 1.0;
 /// Rungs lighter than this (full house, cage single) are seen without a search.
 const LOOK_WEIGHT: f64 = 1.0;
 
@@ -273,10 +302,32 @@ impl Tally {
         }
     }
 
-    /// The effort that orders puzzles inside a level's band.
-    fn effort(&self, digits: usize) -> f64 {
+    /// T: the share of the path walked before the hardest step's first use (0 for the first
+    /// step, near 1 for the last).
+    fn early_term(&self) -> f64 {
+        match &self.hardest_step {
+            Some(h) if self.steps > 0 => (h.step - 1) as f64 / self.steps as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// The effort that orders puzzles inside a level's band, for a level `level` and a puzzle
+    /// with cages `cages`.
+    fn effort(&self, digits: usize, level: Level, cages: CageFacts) -> f64 {
+        let cells = match level > Level::Easy && level == self.hardest_level {
+            true => HARDEST_LEVEL_CELLS,
+            false => 1.0,
+        };
+        let early = match self.hardest_level >= Level::Expert {
+            true => EARLY_FACTOR + EARLY_CHAIN_FACTOR,
+            false => EARLY_FACTOR,
+        };
         let u = f64::from(self.unique_combinations).ln_1p();
-        let e = self.cells_term(digits) + HARDEST_FACTOR * self.hardest_term() - UNIQUE_FACTOR * u;
+        let e = cells * self.cells_term(digits) + HARDEST_FACTOR * self.hardest_term()
+            - UNIQUE_FACTOR * u
+            - early * self.early_term()
+            + OPEN_FACTOR * cages.openness
+            + SIZE_FACTOR * cages.size;
         e.max(0.0)
     }
 
@@ -292,8 +343,13 @@ impl Tally {
         }
     }
 
-    /// Level, score, minutes and the step that made the level, for a grid of `digits` digits.
-    pub fn read(self, digits: usize) -> Reading {
+    /// Level, score, minutes and the step that made the level of `puzzle`'s path.
+    pub fn read(self, puzzle: &Puzzle) -> Reading {
+        self.read_with(puzzle.size(), CageFacts::of(puzzle))
+    }
+
+    /// [`Tally::read`] for a grid of `digits` digits with cages `cages`.
+    fn read_with(self, digits: usize, cages: CageFacts) -> Reading {
         let reached = LEVEL_SCORES
             .iter()
             .filter(|&&s| self.work(digits) >= s)
@@ -304,13 +360,65 @@ impl Tally {
             false => LevelSource::HardestStep,
         };
         let band = Level::ALL.iter().position(|&l| l == level).unwrap_or(0) as f64;
-        let inside = BAND * (1.0 - (-self.effort(digits) / BAND_EFFORT).exp());
+        let effort = self.effort(digits, level, cages);
+        let inside = BAND * (1.0 - (-effort / BAND_EFFORT).exp());
         Reading {
             level,
             level_from,
             score: BAND * band + inside,
             minutes: self.minutes(digits),
             hardest_step: self.hardest_step,
+        }
+    }
+}
+
+/// What a puzzle's cages give the score (the module doc's K and Z; both 0 for a plain puzzle).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub(crate) struct CageFacts {
+    /// K, what the cage sums leave open: `ln(D / N)`, D the digits the sum of its cage allows a
+    /// cell, averaged over the empty cells (a cell in no cage allows all N); below 0 for a
+    /// killer whose sums pin digits down.
+    pub openness: f64,
+    /// Z, `ln` of the cages' mean size in cells.
+    pub size: f64,
+}
+
+impl CageFacts {
+    /// The facts of `puzzle`'s cages.
+    pub(crate) fn of(puzzle: &Puzzle) -> Self {
+        let cages = puzzle.cages();
+        if cages.is_empty() {
+            return CageFacts::default();
+        }
+        let n = puzzle.size();
+        let table = Combos::of(n);
+        let mut allowed = vec![n as u32; n * n];
+        for cage in cages {
+            let union = table
+                .get(cage.cells.len(), usize::from(cage.sum))
+                .iter()
+                .fold(0u16, |u, &m| u | m);
+            for &c in &cage.cells {
+                allowed[c.as_index()] = union.count_ones();
+            }
+        }
+        let givens = puzzle.givens();
+        let (mut total, mut open) = (0u32, 0u32);
+        for c in puzzle
+            .geometry()
+            .cells()
+            .filter(|&c| givens.get(c).is_none())
+        {
+            total += allowed[c.as_index()];
+            open += 1;
+        }
+        let cells: usize = cages.iter().map(|k| k.cells.len()).sum();
+        CageFacts {
+            openness: match open {
+                0 => 0.0,
+                _ => (f64::from(total) / f64::from(open) / n as f64).ln(),
+            },
+            size: (cells as f64 / cages.len() as f64).ln(),
         }
     }
 }
@@ -341,7 +449,10 @@ mod tests {
         let mut wing = Tally::default();
         wing.add(&step(Technique::HiddenSingle), Level::Easy, 1.0, 3.0);
         wing.add(&step(Technique::XWing), Level::Hard, 30.0, 2.0);
-        let (s, w) = (singles.read(9), wing.read(9));
+        let (s, w) = (
+            singles.read_with(9, CageFacts::default()),
+            wing.read_with(9, CageFacts::default()),
+        );
         assert!(s.level < w.level);
         assert!(s.score < BAND && w.score >= 2.0 * BAND && w.score < 3.0 * BAND);
         assert_eq!(w.level_from, LevelSource::HardestStep);
@@ -376,8 +487,8 @@ mod tests {
     #[test]
     fn more_cells_looked_over_scores_higher_inside_a_level() {
         let (short, long) = (
-            singles_path(20, |_| 1.0).read(9),
-            singles_path(60, |_| 1.0).read(9),
+            singles_path(20, |_| 1.0).read_with(9, CageFacts::default()),
+            singles_path(60, |_| 1.0).read_with(9, CageFacts::default()),
         );
         assert_eq!((short.level, long.level), (Level::Easy, Level::Easy));
         assert!(short.score < long.score);
@@ -397,8 +508,9 @@ mod tests {
     #[test]
     fn a_heavier_single_scores_higher() {
         // The same path with one pass of a heavier single (the ladder's naked single).
-        let hidden = singles_path(30, |_| 1.0).read(9);
-        let naked = singles_path(30, |i| if i == 10 { 1.5 } else { 1.0 }).read(9);
+        let hidden = singles_path(30, |_| 1.0).read_with(9, CageFacts::default());
+        let naked = singles_path(30, |i| if i == 10 { 1.5 } else { 1.0 })
+            .read_with(9, CageFacts::default());
         assert_eq!(naked.level, Level::Easy);
         assert!(hidden.score < naked.score);
     }
@@ -416,10 +528,104 @@ mod tests {
 
     #[test]
     fn the_range_is_the_middle_half_of_the_fits_residuals() {
-        let m = singles_path(40, |_| 1.0).read(9).minutes;
+        let m = singles_path(40, |_| 1.0)
+            .read_with(9, CageFacts::default())
+            .minutes;
         // C = (40 + 39 + ... + 1) / 81 and H = ln(40) / 8:
         // e^(4.6497 + 0.8655·ln(1 + C) + 0.0487·H) ≈ 860 s; e^-0.185 and e^0.115 of it ≈ 11.9 and
         // 16.1 min.
         assert_eq!((m.low, m.high), (12, 16));
+    }
+
+    /// A 4x4 killer of pairs over the solution 1234/3412/2143/4321, with `given` digits given.
+    fn pairs_4x4(given: &[usize]) -> Puzzle {
+        use crate::cage::Cage;
+        use crate::geometry::Geometry;
+        use crate::grid::Grid;
+        let solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let cages = (0..8)
+            .map(|k| {
+                let cells = [2 * k, 2 * k + 1];
+                let sum = cells.iter().map(|&c| solution[c] as u16).sum();
+                Cage::new(sum, cells.iter().map(|&c| Cell::new(c as u8)).collect())
+            })
+            .collect();
+        let values = (0..16)
+            .map(|c| if given.contains(&c) { solution[c] } else { 0 })
+            .collect();
+        let givens = Grid::from_values(4, values).unwrap();
+        Puzzle::new(Geometry::standard(4).unwrap(), givens, cages).unwrap()
+    }
+
+    #[test]
+    fn cage_facts_measure_what_the_sums_leave_open() {
+        // Sums 3, 7, 7, 3, 3, 7, 7, 3: each allows two of the four digits ({1,2} or {3,4}).
+        let facts = CageFacts::of(&pairs_4x4(&[]));
+        assert!((facts.openness - (2.0f64 / 4.0).ln()).abs() < 1e-12);
+        assert!((facts.size - 2.0f64.ln()).abs() < 1e-12);
+        // Given cells are not open: the mean runs over the empty ones only.
+        assert_eq!(CageFacts::of(&pairs_4x4(&[0, 1])).openness, facts.openness);
+        // A plain puzzle has neither.
+        let plain = Puzzle::new(
+            crate::geometry::Geometry::standard(4).unwrap(),
+            crate::grid::Grid::empty(4),
+            Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(CageFacts::of(&plain), CageFacts::default());
+    }
+
+    #[test]
+    fn cages_that_leave_more_open_score_higher_inside_a_level() {
+        let tight = CageFacts {
+            openness: -0.6,
+            size: 1.0,
+        };
+        let open = CageFacts {
+            openness: -0.2,
+            ..tight
+        };
+        let bigger = CageFacts { size: 1.3, ..tight };
+        let read = |facts| singles_path(30, |_| 1.0).read_with(9, facts);
+        let (t, o, b) = (read(tight), read(open), read(bigger));
+        assert_eq!(
+            (t.level, o.level, b.level),
+            (Level::Easy, Level::Easy, Level::Easy)
+        );
+        assert!(t.score < o.score && t.score < b.score);
+        assert_eq!(t.minutes, o.minutes);
+    }
+
+    #[test]
+    fn a_hardest_step_needed_earlier_scores_higher() {
+        // The same X-wing as the 6th or the 26th of 30 passes.
+        let path = |at: usize| {
+            let mut t = Tally::default();
+            for i in 0..30 {
+                let (tech, level, weight) = match i == at {
+                    true => (Technique::XWing, Level::Hard, 30.0),
+                    false => (Technique::HiddenSingle, Level::Easy, 1.0),
+                };
+                t.add(&single(i, tech), level, weight, 2.0 - i as f64 / 40.0);
+            }
+            t.read_with(9, CageFacts::default())
+        };
+        let (early, late) = (path(5), path(25));
+        assert_eq!((early.level, late.level), (Level::Hard, Level::Hard));
+        assert!(early.score > late.score);
+        assert_eq!(early.minutes, late.minutes);
+    }
+
+    #[test]
+    fn the_cells_count_half_when_the_hardest_step_made_the_level() {
+        // 40 passes of singles and one X-wing: the X-wing makes the level hard, and the same
+        // path's cells weigh half of what they weigh in an easy path.
+        let mut t = singles_path(40, |_| 1.0);
+        let easy_cells = t.cells_term(9);
+        t.add(&step(Technique::XWing), Level::Hard, 30.0, 2.0);
+        let hard = t.effort(9, Level::Hard, CageFacts::default());
+        let raised = t.effort(9, Level::Expert, CageFacts::default());
+        assert!(easy_cells > 0.0);
+        assert!((raised - hard - 0.5 * t.cells_term(9)).abs() < 1e-9);
     }
 }
