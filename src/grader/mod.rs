@@ -39,6 +39,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 6: the score counts the empty cells looked over instead of the marks read, and a naked single
 /// weighs 1.5 (scores and minutes; levels unchanged); combination blocking and cage interactions,
 /// extreme rungs before forcing chains (issue 25: paths of puzzles that need them).
-pub const GRADER_VERSION: i64 = 6;
+/// 7: their joint search propagates, bands and stacks join cage interactions (now tried first),
+/// and a step earns nodes back (extremes' paths: most that needed trial now need none).
+pub const GRADER_VERSION: i64 = 7;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -17,6 +17,9 @@ use std::sync::Arc;
 /// at 30,000 (about 1.6x at 100,000, 2x at 300,000), `--level any` 9x9 1.15x at 30,000.
 pub(crate) const BLOCKING_NODES: usize = 30_000;
 
+/// Search nodes a step of those rungs earns back per candidate it removes.
+pub(crate) const BLOCKING_REFUND: usize = 2_000;
+
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Memo {
@@ -42,9 +45,10 @@ pub(crate) enum Memo {
     CageBlocking,
     HouseBlocking,
     PairBlocking,
+    BandBlocking,
 }
 
-const MEMOS: usize = 22;
+const MEMOS: usize = 23;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -61,6 +65,7 @@ impl Memo {
                 | Memo::HiddenTriple
                 | Memo::HiddenSingle
                 | Memo::HouseBlocking
+                | Memo::BandBlocking
         )
     }
 }
@@ -98,11 +103,14 @@ pub struct Context {
     /// the search checks them before use and its verdict does not depend on them, so trial
     /// copies do not carry them.
     pub(crate) blocking_witnesses: std::collections::HashMap<usize, Vec<Vec<(Cell, u8)>>>,
-    /// Where the next look of combination blocking (equations), cage interactions (houses) and
-    /// their house pairs starts: after the item where the previous look spent its nodes.
-    pub(crate) blocking_next: [usize; 3],
+    /// Where the next look of combination blocking (equations), cage interactions (houses),
+    /// their house pairs and their bands starts: after the item where the previous look spent
+    /// its nodes.
+    pub(crate) blocking_next: [usize; 4],
     /// Search nodes combination blocking and cage interactions may still spend on this puzzle.
     pub(crate) blocking_left: usize,
+    /// Nodes they earn back per candidate they remove.
+    pub(crate) blocking_refund: usize,
 }
 
 impl Context {
@@ -166,6 +174,7 @@ impl Context {
             Memo::CageBlocking,
             Memo::HouseBlocking,
             Memo::PairBlocking,
+            Memo::BandBlocking,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
@@ -185,8 +194,9 @@ impl Context {
             equation_look: [0; 4],
             overlap: vec![(0, 0); houses.len() * 16],
             blocking_witnesses: Default::default(),
-            blocking_next: [0; 3],
+            blocking_next: [0; 4],
             blocking_left: BLOCKING_NODES,
+            blocking_refund: BLOCKING_REFUND,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -214,7 +224,9 @@ impl Context {
             blocking_witnesses: _,
             blocking_next,
             blocking_left,
+            blocking_refund,
         } = other;
+        self.blocking_refund = *blocking_refund;
         self.blocking_next = *blocking_next;
         self.blocking_left = *blocking_left;
         self.peers.clone_from(peers);
