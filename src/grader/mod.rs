@@ -42,6 +42,9 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 7: the score orders inside a level also by how early the hardest step comes, by what the cage
 /// sums leave open and the cages' size, and counts the cells looked over half when the hardest
 /// step made the level (scores only; levels and minutes unchanged).
-pub const GRADER_VERSION: i64 = 7;
+/// 8: the set-theory rungs' joint search propagates, bands and stacks join cage interactions
+/// (now tried first), and a step earns nodes back (extremes' paths: most that needed trial now
+/// need none).
+pub const GRADER_VERSION: i64 = 8;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

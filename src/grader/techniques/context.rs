@@ -8,14 +8,19 @@ use crate::grader::state::Board;
 use crate::puzzle::Puzzle;
 use std::sync::Arc;
 
-/// Search nodes combination blocking and cage interactions may spend on one puzzle in all: what
-/// keeps a puzzle they cannot crack from costing seconds (nodes, never time, so a grade is the
-/// same on every machine), and what they add to every batch that holds extremes. Measured on the
-/// default 9x9 batch (`generate -n 3000 --seed 5`, 151 extremes): without these rungs 62 of them
-/// need trial and 89 a forcing chain at most; 30,000 nodes, 33 and 27; 100,000, 25 and 12;
-/// 300,000, 19 and 5. CPU against the same build without the rungs, alternated: the batch 1.31x
-/// at 30,000 (about 1.6x at 100,000, 2x at 300,000), `--level any` 9x9 1.15x at 30,000.
+/// Search nodes combination blocking and cage interactions may spend on one puzzle before they
+/// earn any back (see `BLOCKING_REFUND`): what keeps a puzzle they cannot crack from costing
+/// seconds (nodes, never time, so a grade is the same on every machine), and what they add to
+/// every batch that holds extremes. With the propagating search, bands first and the refund, the
+/// default 9x9 batch (`generate -n 3000 --seed 5`, 151 extremes) has 1 extreme needing trial (33
+/// with the earlier search at this budget) at 0.88x the CPU of that build (48d7e8a).
 pub(crate) const BLOCKING_NODES: usize = 30_000;
+
+/// Search nodes a step of those rungs earns back per candidate it removes: a puzzle they crack
+/// keeps going, one they cannot stops at `BLOCKING_NODES` (at most `BLOCKING_NODES` plus this
+/// times the candidates in all). On tarek_odd (walks without forcing chains), 0 gives 6 of 19
+/// without trial, 2,000 gives 7.
+pub(crate) const BLOCKING_REFUND: usize = 2_000;
 
 /// Finders that remember, per item, the clock of their last fruitless look.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,9 +47,10 @@ pub(crate) enum Memo {
     CageBlocking,
     HouseBlocking,
     PairBlocking,
+    BandBlocking,
 }
 
-const MEMOS: usize = 22;
+const MEMOS: usize = 23;
 
 impl Memo {
     /// Is the memo kept per house (else per cage, or per equation)?
@@ -61,6 +67,7 @@ impl Memo {
                 | Memo::HiddenTriple
                 | Memo::HiddenSingle
                 | Memo::HouseBlocking
+                | Memo::BandBlocking
         )
     }
 }
@@ -98,11 +105,14 @@ pub struct Context {
     /// the search checks them before use and its verdict does not depend on them, so trial
     /// copies do not carry them.
     pub(crate) blocking_witnesses: std::collections::HashMap<usize, Vec<Vec<(Cell, u8)>>>,
-    /// Where the next look of combination blocking (equations), cage interactions (houses) and
-    /// their house pairs starts: after the item where the previous look spent its nodes.
-    pub(crate) blocking_next: [usize; 3],
+    /// Where the next look of combination blocking (equations), cage interactions (houses),
+    /// their house pairs and their bands starts: after the item where the previous look spent
+    /// its nodes.
+    pub(crate) blocking_next: [usize; 4],
     /// Search nodes combination blocking and cage interactions may still spend on this puzzle.
     pub(crate) blocking_left: usize,
+    /// Nodes they earn back per candidate they remove.
+    pub(crate) blocking_refund: usize,
 }
 
 impl Context {
@@ -166,6 +176,7 @@ impl Context {
             Memo::CageBlocking,
             Memo::HouseBlocking,
             Memo::PairBlocking,
+            Memo::BandBlocking,
         ];
         let memo = std::array::from_fn(|m| {
             let len = match KINDS[m] {
@@ -185,8 +196,9 @@ impl Context {
             equation_look: [0; 4],
             overlap: vec![(0, 0); houses.len() * 16],
             blocking_witnesses: Default::default(),
-            blocking_next: [0; 3],
+            blocking_next: [0; 4],
             blocking_left: BLOCKING_NODES,
+            blocking_refund: BLOCKING_REFUND,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -214,7 +226,9 @@ impl Context {
             blocking_witnesses: _,
             blocking_next,
             blocking_left,
+            blocking_refund,
         } = other;
+        self.blocking_refund = *blocking_refund;
         self.blocking_next = *blocking_next;
         self.blocking_left = *blocking_left;
         self.peers.clone_from(peers);

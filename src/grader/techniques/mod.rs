@@ -194,13 +194,13 @@ pub static LADDER: &[Rung] = &[
     // together, two rules at once. What pencilmark rates Very Hard/Extreme, tarek's killers, needs
     // it; our one-forcing-chain extremes, which it rates Hard, need only the rungs above. Last
     // before the chains, and dearest: a look runs only when everything cheaper is stuck.
+    cage_rung(T::CageInteraction, Extreme, 160.0, blocking::house_blocking),
     cage_rung(
         T::CombinationBlocking,
         Extreme,
-        160.0,
+        170.0,
         blocking::cage_blocking,
     ),
-    cage_rung(T::CageInteraction, Extreme, 170.0, blocking::house_blocking),
     rung(
         T::ForcingChain,
         Extreme,

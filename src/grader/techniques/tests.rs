@@ -532,11 +532,13 @@ fn assert_sound_for_every_solution(p: &Puzzle, steps: &[Step]) {
     }
 }
 
+/// Combination blocking on the position every rung below the set-theory pair leaves: the virtual
+/// cage of column 1 removes r7c1's 5 and 7. (Cage interactions, now tried first, also move here:
+/// a band holds the same cages.)
 #[test]
-fn combination_blocking_is_found_when_it_is_the_only_move() {
+fn combination_blocking_removes_what_the_virtual_cage_and_its_cages_rule_out() {
     let p = blocking_position();
-    let close = |b: &mut Board| close_below(&p, b, Technique::CombinationBlocking);
-    assert_eq!(first_rung(&p, close), Some(Technique::CombinationBlocking));
+    let close = |b: &mut Board| close_below(&p, b, Technique::CageInteraction);
     let steps = run(&p, close, blocking::cage_blocking);
     assert_eq!(removed(&steps[..1], cell(6, 0)), vec![5, 7], "{steps:?}");
     let step = &steps[0];
@@ -558,7 +560,9 @@ fn cage_interaction_is_found_when_it_is_the_only_move() {
     let steps = run(&p, close, blocking::house_blocking);
     assert!(!steps.is_empty());
     assert!(
-        steps[0].reason.contains("with the cages crossing it"),
+        steps[0]
+            .reason
+            .contains("column 1, column 2 and column 3 with the cages crossing them"),
         "{}",
         steps[0].reason
     );
@@ -578,10 +582,11 @@ fn blocking_rungs_are_sound_on_random_layouts() {
     for _ in 0..300 {
         let solution = random_solution(&g, &mut rng);
         let p = random_puzzle(&g, &solution, 1.0, 0.0, &mut rng);
+        // Closed below the first of the two (cage interactions), each then looks.
+        let mut board = Board::new(&p);
+        close_below(&p, &mut board, Technique::CageInteraction);
         let rungs = [Technique::CombinationBlocking, Technique::CageInteraction];
         for (k, stop) in rungs.into_iter().enumerate() {
-            let mut board = Board::new(&p);
-            close_below(&p, &mut board, stop);
             let mut ctx = Context::new(&p);
             let mut out = Vec::new();
             let rung = LADDER.iter().find(|r| r.technique == stop).unwrap();
@@ -595,4 +600,62 @@ fn blocking_rungs_are_sound_on_random_layouts() {
     }
     // Both rungs fire on these layouts, so the check means something.
     assert!(fired.iter().all(|&n| n > 0), "{fired:?}");
+}
+
+/// Generated extremes closed below cage interactions: where a band (three rows or three columns
+/// and the cages crossing them) removes a candidate that none of its houses, nor any line and box
+/// pair, removes alone (each at the rung's node budget a candidate), the band is the only move of
+/// its kind there; every step agrees with the solution.
+#[test]
+fn a_band_moves_where_its_houses_and_pairs_do_not() {
+    use crate::generator::level::LevelsSetting;
+    use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
+    use crate::geometry::House;
+    use crate::grader::is_sound;
+    let config = GeneratorConfig {
+        levels: Some(LevelsSetting::List(vec!["extreme".into()])),
+        ..GeneratorConfig::default()
+    };
+    let h = |i: usize| House::new(i as u8);
+    let (mut bands, mut only) = (0, 0);
+    for index in 0..40 {
+        if only >= 2 {
+            break;
+        }
+        let Outcome::Generated(g) = generate_puzzle(&config, 31, index) else {
+            continue;
+        };
+        let (p, solution) = (&g.puzzle, &g.solution);
+        let mut board = Board::new(p);
+        close_below(p, &mut board, Technique::CageInteraction);
+        let mut ctx = Context::new(p);
+        // Each house, and each line with each box it crosses, alone.
+        let mut smaller = std::collections::HashSet::new();
+        let mut singles: Vec<Vec<House>> = (0..27).map(|i| vec![h(i)]).collect();
+        for line in 0..18 {
+            for b in 18..27 {
+                if board.house_set(h(line)).intersects(board.house_set(h(b))) {
+                    singles.push(vec![h(line), h(b)]);
+                }
+            }
+        }
+        for houses in &singles {
+            if let Some(step) = blocking::houses_joint_step(&mut ctx, &board, houses) {
+                assert!(is_sound(&step, solution), "{step:?}");
+                smaller.extend(step.eliminations);
+            }
+        }
+        for first in [0, 3, 6, 9, 12, 15] {
+            let band = [h(first), h(first + 1), h(first + 2)];
+            let Some(step) = blocking::houses_joint_step(&mut ctx, &board, &band) else {
+                continue;
+            };
+            assert!(is_sound(&step, solution), "{step:?}");
+            bands += 1;
+            if step.eliminations.iter().any(|e| !smaller.contains(e)) {
+                only += 1;
+            }
+        }
+    }
+    assert!(only >= 2, "{only} band-only steps among {bands} band steps");
 }

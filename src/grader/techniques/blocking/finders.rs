@@ -1,5 +1,6 @@
 //! The finders of combination blocking: a virtual cage with the real cages holding its cells
-//! (`cage_blocking`), and a house with the cages crossing it (`house_blocking`).
+//! (`cage_blocking`), and a band, a house or a line and a box with the cages crossing them
+//! (`house_blocking`).
 
 use super::search::{Budget, Joint, Sum, Verdict};
 use crate::bitset::{CellSet, DigitSet};
@@ -19,23 +20,35 @@ const CANDIDATE_NODES: usize = 10_000;
 const LOOK_NODES: usize = 100_000;
 /// Most cells a virtual cage and its cages may hold together.
 const MAX_CAGE_JOINT: usize = 32;
-/// Most cells a house and its cages may hold together.
+/// Most cells a house (or a line and a region) and its cages may hold together.
 const MAX_HOUSE_JOINT: usize = 36;
+/// Most cells a band or stack (the lines of a row or column of boxes) and its cages may hold.
+const MAX_BAND_JOINT: usize = 64;
 
 /// Run `look` with the nodes it may spend (those of a look, at most what the puzzle has left)
 /// and take what it spent off the puzzle's.
-fn with_budget(ctx: &mut Context, look: impl FnOnce(&mut Context, &mut Budget)) {
+fn with_budget(
+    ctx: &mut Context,
+    out: &mut Vec<Step>,
+    look: impl FnOnce(&mut Context, &mut Budget, &mut Vec<Step>),
+) {
     let mut budget = Budget {
         per_candidate: CANDIDATE_NODES,
         left: LOOK_NODES.min(ctx.blocking_left),
     };
-    let before = budget.left;
-    look(ctx, &mut budget);
+    let (before, steps) = (budget.left, out.len());
+    look(ctx, &mut budget, out);
     ctx.blocking_left -= before - budget.left;
+    // A look that moves earns nodes back: a puzzle these rungs crack keeps going, one they
+    // cannot stops at the budget.
+    let removed: usize = out[steps..].iter().map(|s| s.eliminations.len()).sum();
+    ctx.blocking_left = ctx
+        .blocking_left
+        .saturating_add(removed.saturating_mul(ctx.blocking_refund));
 }
 
 /// Add cage `k`'s empty cells and the sum they still need; false when the search is full.
-fn add_cage(board: &Board, joint: &mut Joint, k: usize, limit: usize) -> bool {
+pub(super) fn add_cage(board: &Board, joint: &mut Joint, k: usize, limit: usize) -> bool {
     let cage = &board.cages()[k];
     let mut rest = cage.sum as i32;
     let mut terms = Vec::with_capacity(cage.cells.len());
@@ -59,8 +72,24 @@ fn add_cage(board: &Board, joint: &mut Joint, k: usize, limit: usize) -> bool {
     true
 }
 
+/// Add house `h` (whose empty cells are in the joint) as a sum: its empty cells take the digits
+/// not placed there, so each of those digits needs a place (hidden singles inside the search).
+fn add_house(board: &Board, joint: &mut Joint, h: House) {
+    let mut total = (1..=board.size() as i32).sum::<i32>();
+    let mut terms = Vec::with_capacity(board.size());
+    for &c in board.house_cells(h) {
+        match board.placed(c) {
+            Some(d) => total -= d.get() as i32,
+            None => terms.extend(joint.cells.iter().position(|&x| x == c).map(|i| (i, 1))),
+        }
+    }
+    if terms.len() >= 2 {
+        joint.sums.push(Sum { terms, total });
+    }
+}
+
 /// Cells of the joint that share a house or a cage differ.
-fn add_differences(board: &Board, joint: &mut Joint) {
+pub(super) fn add_differences(board: &Board, joint: &mut Joint) {
     let n = joint.cells.len();
     for a in 0..n {
         for b in a + 1..n {
@@ -76,7 +105,13 @@ const MAX_EXTRA: usize = 12;
 
 /// Add the rule-of-45 equations lying wholly in `zone` (whose empty cells are all in the joint):
 /// every true sum there narrows the joint further (two rules at once).
-fn add_equations(ctx: &Context, board: &Board, joint: &mut Joint, zone: &CellSet, skip: usize) {
+pub(super) fn add_equations(
+    ctx: &Context,
+    board: &Board,
+    joint: &mut Joint,
+    zone: &CellSet,
+    skip: usize,
+) {
     let eqs = &ctx.equations;
     let mut added = 0;
     for (j, e) in eqs.list.iter().enumerate() {
@@ -179,7 +214,9 @@ pub fn cage_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         ctx.add_multi_equations(board.puzzle());
     }
     let eqs = Arc::clone(&ctx.equations);
-    with_budget(ctx, |ctx, budget| cage_looks(ctx, board, &eqs, budget, out));
+    with_budget(ctx, out, |ctx, budget, out| {
+        cage_looks(ctx, board, &eqs, budget, out)
+    });
 }
 
 /// Combination blocking's joints, one per equation, from where the last look stopped.
@@ -279,15 +316,46 @@ fn cage_looks(
 }
 
 /// Cage interactions: a house holds each digit once, and the cages crossing it must still make
-/// their sums outside it; a digit stays only where some filling of the house and of every cage
-/// touching it meets all of that at once.
+/// their sums outside it; a digit stays only where some filling of the houses (a band or stack:
+/// the lines of a row or column of boxes; one house; a line and a box it crosses) and of every
+/// cage touching them meets all of that at once.
 pub fn house_blocking(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    with_budget(ctx, |ctx, budget| house_looks(ctx, board, budget, out));
+    with_budget(ctx, out, |ctx, budget, out| {
+        house_looks(ctx, board, budget, out)
+    });
 }
 
-/// Cage interactions' joints: the houses, then (when they give nothing) the line-region pairs,
-/// each from where the last look stopped.
+/// Cage interactions' joints: the bands and stacks, then (when they give nothing) the houses,
+/// then the line-region pairs, each from where the last look stopped.
 fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut Vec<Step>) {
+    // First the bands and stacks (the lines of a row or column of boxes): on the hardest
+    // killers they move most for their nodes.
+    let bands = bands(board);
+    let start = ctx.blocking_next[3];
+    for b in (0..bands.len()).map(|k| (start + k) % bands.len().max(1)) {
+        if budget.left == 0 {
+            ctx.blocking_next[3] = b;
+            return;
+        }
+        let zone = bands[b]
+            .iter()
+            .fold(CellSet::EMPTY, |a, &h| a.union(board.house_set(h)));
+        let zone = (0..board.cages().len())
+            .filter(|&k| ctx.cage_sets[k].intersects(&zone))
+            .fold(zone, |z, k| z.union(&ctx.cage_sets[k]));
+        if ctx.unchanged(board, Memo::BandBlocking, b, zone.iter()) {
+            continue;
+        }
+        match houses_step(ctx, board, &bands[b], BAND_SLOTS + b, budget) {
+            Some(step) => {
+                out.push(step);
+                ctx.blocking_next[3] = (b + 1) % bands.len();
+                return;
+            }
+            None if budget.left > 0 => ctx.remember(board, Memo::BandBlocking, b),
+            None => {}
+        }
+    }
     let count = board.geometry().house_count();
     let start = ctx.blocking_next[1];
     for h in (0..count).map(|k| (start + k) % count) {
@@ -344,15 +412,51 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
 
 /// Witness slots of the house pairs start here (after those of the houses and equations).
 const PAIR_SLOTS: usize = 1 << 24;
+/// Witness slots of the bands and stacks start here (after those of the pairs).
+const BAND_SLOTS: usize = 1 << 25;
+
+/// The bands and stacks of a boxed grid: the rows of each row of boxes, the columns of each
+/// column of boxes (none on a jigsaw, whose regions do not line up).
+fn bands(board: &Board) -> Vec<Vec<House>> {
+    let g = board.geometry();
+    let Some((rows, cols)) = g.box_shape() else {
+        return Vec::new();
+    };
+    let n = g.size();
+    let rows = (0..n / rows).map(|b| (b * rows..(b + 1) * rows).collect::<Vec<_>>());
+    let cols = (0..n / cols).map(|b| (n + b * cols..n + (b + 1) * cols).collect::<Vec<_>>());
+    rows.chain(cols)
+        .map(|lines| lines.into_iter().map(|h| House::new(h as u8)).collect())
+        .collect()
+}
+
+/// The step of some houses and the cages crossing them, at the rungs' budget a candidate and
+/// without a limit on the look (tests).
+#[cfg(test)]
+pub(crate) fn houses_joint_step(
+    ctx: &mut Context,
+    board: &Board,
+    houses: &[House],
+) -> Option<Step> {
+    let mut budget = Budget {
+        per_candidate: CANDIDATE_NODES,
+        left: usize::MAX / 2,
+    };
+    houses_step(ctx, board, houses, usize::MAX, &mut budget)
+}
 
 /// The step of some houses taken together, if the cages crossing them give one.
-fn houses_step(
+pub(super) fn houses_step(
     ctx: &mut Context,
     board: &Board,
     houses: &[House],
     slot: usize,
     budget: &mut Budget,
 ) -> Option<Step> {
+    let limit = match houses.len() {
+        1 | 2 => MAX_HOUSE_JOINT,
+        _ => MAX_BAND_JOINT,
+    };
     let inside = houses
         .iter()
         .fold(CellSet::EMPTY, |a, &h| a.union(board.house_set(h)));
@@ -377,9 +481,12 @@ fn houses_step(
         return None;
     }
     for &k in cages.iter() {
-        if !add_cage(board, &mut joint, k, MAX_HOUSE_JOINT) {
+        if !add_cage(board, &mut joint, k, limit) {
             return None;
         }
+    }
+    for &h in houses {
+        add_house(board, &mut joint, h);
     }
     let zone = cages
         .iter()
@@ -392,9 +499,13 @@ fn houses_step(
             .iter()
             .map(|&h| house_name(board.geometry(), h))
             .collect();
+        let names = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        };
         step.reason = format!(
             "{} with the cages crossing {} ({}): only fillings that fit them all are left",
-            names.join(" and "),
+            names,
             match houses.len() {
                 1 => "it",
                 _ => "them",

@@ -2,7 +2,8 @@
 //! (the innies or outies of a region of whole houses, or their difference) and the real cages
 //! that hold its cells are taken together, as are a house and the cages that cross it; a digit
 //! stays only where some filling of all those cells meets every sum at once (cells that share a
-//! house or a cage differ). This is how people on the killer forums combine two rules: "the
+//! house or a cage differ). The widest joint is a band or stack (three rows or columns of a 9x9
+//! and every cage crossing them), as in the forum's "45 rule on a band". This is how people on the killer forums combine two rules: "the
 //! innies of rows 1-3 make 10 in r3c1 + r3c2, and the 15(3) cage that holds r3c1 then cannot be
 //! {1,5,9}".
 //!
@@ -14,3 +15,6 @@ mod finders;
 mod search;
 
 pub use finders::{cage_blocking, house_blocking};
+
+#[cfg(test)]
+pub(crate) use finders::houses_joint_step;
