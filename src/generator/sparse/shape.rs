@@ -14,6 +14,7 @@ use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::solver::combos::Combos;
 use rand::Rng;
+use std::collections::HashSet;
 
 /// Steps a moved cell waits before it may move again (plus a random 0-3).
 const TABU_TENURE: u32 = 6;
@@ -30,8 +31,17 @@ pub(super) struct Shaper<'a> {
     digits: Vec<u32>,
     /// The pool: second grids' values.
     alts: Vec<Vec<u8>>,
+    /// The same grids, for spotting repeats.
+    known: HashSet<Vec<u8>>,
     /// Per grid of the pool, bit `k` when cage `k` kills it.
     kills: Vec<u64>,
+    /// Per grid and cage (index `grid * cages + cage`), the grid's sum there minus the
+    /// solution's, and how many of its digits repeat there (each repeat beyond the first).
+    delta: Vec<i16>,
+    repeats: Vec<u8>,
+    /// Per grid, cage and digit (index `(grid * cages + cage) * (N + 1) + digit`), how often the
+    /// grid holds the digit in the cage: a move updates every grid's state in constant time.
+    counts: Vec<u8>,
     /// Per cell, the step before which it may not move.
     tabu: Vec<u32>,
     step: u32,
@@ -67,7 +77,11 @@ impl<'a> Shaper<'a> {
             cages,
             digits,
             alts: Vec::new(),
+            known: HashSet::new(),
             kills: Vec::new(),
+            delta: Vec::new(),
+            repeats: Vec::new(),
+            counts: Vec::new(),
             tabu: vec![0; g.cell_count()],
             step: 0,
             steps: 0,
@@ -93,20 +107,30 @@ impl<'a> Shaper<'a> {
 
     /// Add `alt` (a valid grid other than the solution) to the pool, unless it is there.
     pub(super) fn add(&mut self, alt: &Grid) {
-        let values = alt.values();
-        if self.alts.iter().any(|a| a.as_slice() == values) {
+        let values = alt.values().to_vec();
+        if !self.known.insert(values.clone()) {
             return;
         }
-        let values = values.to_vec();
-        let kills = (0..self.cages.len())
-            .filter(|&k| {
-                kills(
-                    self.cages[k].iter().map(|c| c.as_index()),
-                    self.solution,
-                    &values,
-                )
-            })
-            .fold(0u64, |m, k| m | 1 << k);
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let mut kills = 0u64;
+        for (k, cage) in self.cages.iter().enumerate() {
+            let (mut delta, mut repeats) = (0i16, 0u8);
+            let mut counts = vec![0u8; nd];
+            for c in cage.iter().map(|c| c.as_index()) {
+                let v = values[c] as usize;
+                delta += v as i16 - self.solution[c] as i16;
+                repeats += u8::from(counts[v] > 0);
+                counts[v] += 1;
+            }
+            if delta != 0 || repeats > 0 {
+                kills |= 1 << k;
+            }
+            self.delta.push(delta);
+            self.repeats.push(repeats);
+            self.counts.extend_from_slice(&counts);
+        }
+        debug_assert_eq!(self.delta.len(), (self.alts.len() + 1) * nc);
+        debug_assert_eq!(self.counts.len(), (self.alts.len() + 1) * nc * nd);
         self.alts.push(values);
         self.kills.push(kills);
     }
@@ -224,24 +248,22 @@ impl<'a> Shaper<'a> {
         admitted: usize,
     ) -> usize {
         let both = 1u64 << from | 1u64 << to;
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
         let mut after = admitted;
-        let rest = self.cages[from]
-            .iter()
-            .filter(|&&c| c != x)
-            .map(|c| c.as_index());
-        let grown = self.cages[to]
-            .iter()
-            .map(|c| c.as_index())
-            .chain([x.as_index()]);
         for &i in fragile {
-            let (alt, k) = (&self.alts[i], self.kills[i]);
+            let k = self.kills[i];
             if k & !both != 0 {
                 continue;
             }
-            let now = k == 0;
+            let v = self.alts[i][xi] as usize;
+            let d = v as i16 - sx;
+            let (a, b) = (i * nc + from, i * nc + to);
+            let a_repeats = self.repeats[a] - u8::from(self.counts[a * nd + v] > 1);
+            let b_repeats = self.repeats[b] + u8::from(self.counts[b * nd + v] > 0);
             let killed =
-                kills(rest.clone(), self.solution, alt) || kills(grown.clone(), self.solution, alt);
-            match (now, killed) {
+                self.delta[a] - d != 0 || a_repeats > 0 || self.delta[b] + d != 0 || b_repeats > 0;
+            match (k == 0, killed) {
                 (true, true) => after -= 1,
                 (false, false) => after += 1,
                 _ => {}
@@ -259,33 +281,28 @@ impl<'a> Shaper<'a> {
         self.cages[to].push(x);
         self.digits[to] |= bit;
         self.owner[x.as_index()] = to;
-        for (alt, k) in self.alts.iter().zip(self.kills.iter_mut()) {
-            for cage in [from, to] {
-                let cells = self.cages[cage].iter().map(|c| c.as_index());
-                if kills(cells, self.solution, alt) {
-                    *k |= 1 << cage;
-                } else {
-                    *k &= !(1 << cage);
-                }
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
+        for (i, alt) in self.alts.iter().enumerate() {
+            let v = alt[xi] as usize;
+            let d = v as i16 - sx;
+            let (a, b) = (i * nc + from, i * nc + to);
+            self.delta[a] -= d;
+            self.counts[a * nd + v] -= 1;
+            self.repeats[a] -= u8::from(self.counts[a * nd + v] > 0);
+            self.delta[b] += d;
+            self.repeats[b] += u8::from(self.counts[b * nd + v] > 0);
+            self.counts[b * nd + v] += 1;
+            let mut k = self.kills[i] & !(1u64 << from | 1u64 << to);
+            if self.delta[a] != 0 || self.repeats[a] > 0 {
+                k |= 1 << from;
             }
+            if self.delta[b] != 0 || self.repeats[b] > 0 {
+                k |= 1 << to;
+            }
+            self.kills[i] = k;
         }
     }
-}
-
-/// Does the cage of `cells` rule out `alt`: its digits repeat there, or their sum differs from
-/// the solution's?
-fn kills(cells: impl Iterator<Item = usize>, solution: &[u8], alt: &[u8]) -> bool {
-    let mut seen = 0u32;
-    let mut delta = 0i32;
-    for c in cells {
-        let v = alt[c];
-        if seen & 1 << v != 0 {
-            return true;
-        }
-        seen |= 1 << v;
-        delta += v as i32 - solution[c] as i32;
-    }
-    delta != 0
 }
 
 #[cfg(test)]
@@ -298,6 +315,22 @@ mod tests {
     use crate::generator::GeneratorConfig;
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
+
+    /// Does the cage of `cells` rule out `alt`: its digits repeat there, or their sum differs from
+    /// the solution's?
+    fn kills(cells: impl Iterator<Item = usize>, solution: &[u8], alt: &[u8]) -> bool {
+        let mut seen = 0u32;
+        let mut delta = 0i32;
+        for c in cells {
+            let v = alt[c];
+            if seen & 1 << v != 0 {
+                return true;
+            }
+            seen |= 1 << v;
+            delta += v as i32 - solution[c] as i32;
+        }
+        delta != 0
+    }
 
     /// Shaping a 12-cage layout against the small unavoidable sets kills every one of them and
     /// keeps the layout valid: the same cage count, each cage connected, of distinct digits and
