@@ -141,8 +141,14 @@ impl<'a> Shaper<'a> {
     /// two changed cages' sums leaving the fewest digit sets (sums that tell most), then at
     /// random.
     pub(super) fn shape<R: Rng>(&mut self, steps: u32, rng: &mut R) -> bool {
+        // Only grids killed by at most two cages can change state in one move.
+        let mut fragile: Vec<usize> = Vec::new();
         for _ in 0..steps {
-            let admitted: Vec<usize> = (0..self.alts.len())
+            fragile.clear();
+            fragile.extend((0..self.alts.len()).filter(|&i| self.kills[i].count_ones() <= 2));
+            let admitted: Vec<usize> = fragile
+                .iter()
+                .copied()
                 .filter(|&i| self.kills[i] == 0)
                 .collect();
             let Some(&target) = admitted.get(rng.random_range(0..admitted.len().max(1))) else {
@@ -151,10 +157,6 @@ impl<'a> Shaper<'a> {
             self.step += 1;
             self.steps += 1;
             let touched = self.touched(target);
-            // Only grids killed by at most two cages can change state in one move.
-            let fragile: Vec<usize> = (0..self.alts.len())
-                .filter(|&i| self.kills[i].count_ones() <= 2)
-                .collect();
             if let Some((x, to)) = self.best_move(touched, &fragile, admitted.len(), rng) {
                 self.apply(x, to);
                 self.tabu[x.as_index()] = self.step + TABU_TENURE + rng.random_range(0..4);
