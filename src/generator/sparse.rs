@@ -25,7 +25,11 @@
 //! about 40%. `scripts/bench_sparse.sh` (seed 1, 20 items, 2 threads, load 7-9), against the
 //! merge-down build in the same minutes: 12 cages 20 of 20 stored at 3.9 CPU s a stored puzzle,
 //! 552 checks each (merge-down 6 of 20 at 12.0 s); 13 cages 20 of 20 at 1.1 s (17 of 20 at 1.8);
-//! 14 cages 20 of 20 at 0.1 s (20 of 20 at 0.7). No check ran out of node budget.
+//! 14 cages 20 of 20 at 0.1 s (20 of 20 at 0.7). No check ran out of node budget. 11 cages
+//! (10 items, 2 threads, load 5-7) had not finished after 7 minutes: not measured further.
+//! What would help next: fewer pool updates a move (grids killed by three or more cages need no
+//! exact kill state, only a recount when they become fragile) and fewer checks (each teaches
+//! the pool 32 grids, but most layouts stay at 1,000+ solutions until one is unique).
 //!
 //! Before (issues 6 and 24, measured and dropped): merging a unique layout with more cages down
 //! one cage at a time. The 12-cage candidates of unique 13-cage layouts all admitted 32 or more
