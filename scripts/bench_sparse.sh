@@ -2,8 +2,10 @@
 # Sparse 9x9 killers at production settings (issue 24): `generate` with only `max_cages` set (cages
 # up to 9 cells, zero givens), 2 threads into a fresh SQLite database per row, printed as a Markdown
 # table: items stored of those asked, wall seconds, stored a second, CPU seconds a stored puzzle,
-# how many uniqueness checks ran out of the solver's node budget (such an item's layout is
-# dropped, never stored unproven), and the load average beside each row.
+# the uniqueness checks made and how many ran out of the solver's node budget (such an item's
+# layout is dropped, never stored unproven), and the load average beside each row. Sparse layouts
+# are shaped against the grid's unavoidable sets (src/generator/sparse.rs); --base runs the
+# build before on the same rows in the same minutes.
 #
 # Usage: scripts/bench_sparse.sh [--bin PATH] [--base PATH] [--count N] [--seed S] [--threads N]
 #                                [--max-cages N ...]
@@ -13,7 +15,8 @@
 #   --count N        work items per row (default 20)
 #   --seed S         the run's seed (default 1)
 #   --threads N      threads (default 2)
-#   --max-cages N    one row per value given (default 12; repeat it: --max-cages 14 --max-cages 12)
+#   --max-cages N    one row per value given (default 12, issue 24's row; repeat it:
+#                    --max-cages 14 --max-cages 13 --max-cages 12 --max-cages 11)
 # Output databases and configs go to a fresh temporary directory, removed at the end.
 set -euo pipefail
 

@@ -339,11 +339,6 @@ fn default_max_cage_size(n: u8, builder: CageBuilderKind) -> u8 {
     }
 }
 
-/// `book` size weights (index = size, up to `max_size`) tilted to a mean cage size of `mean`.
-pub(super) fn weights_for_mean(max_size: usize, mean: f64) -> Vec<u32> {
-    tilted(&BOOK_SIZE_WEIGHTS, max_size, mean)
-}
-
 /// Extra drawn size a cage needs to end at a given mean: growth stops short of its drawn size
 /// where no free neighbour with a new digit is left (measured with `scripts/level_probe.rs`).
 const GROWTH_SHORTFALL: f64 = 1.15;

@@ -35,7 +35,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "17";
+pub const GENERATOR_VERSION: &str = "18";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -395,8 +395,9 @@ fn unique_puzzle(
     }
 }
 
-/// A sparse zero-given killer: a unique layout with a few more cages (made the usual way), merged
-/// down while it stays unique; each start that cannot be merged down counts as a repair.
+/// A sparse zero-given killer: a layout drawn at the target's cage count, shaped against the
+/// solution's unavoidable sets and the solver's second solutions; each layout given up counts as
+/// a repair.
 fn sparse_puzzle(
     config: &GeneratorConfig,
     rules: &LayoutRules,
@@ -406,28 +407,11 @@ fn sparse_puzzle(
     rec: &mut Recorder,
     rng: &mut Pcg64Mcg,
 ) -> Result<(Puzzle, SolveStats, u32), Rejection> {
-    let start = sparse::start_rules(rules, geometry.cell_count());
-    let mut repairs = 0;
-    while repairs < config.max_repairs {
-        let draw =
-            |rng: &mut Pcg64Mcg| build_layout(config.cage_builder, geometry, solution, &start, rng);
-        let budget = config.max_repairs - repairs;
-        let (puzzle, used) = match unique::unique_zero_given(
-            geometry, solution, draw, &start, budget, checker, rec, rng,
-        ) {
-            Ok(found) => found,
+    for repairs in 0..config.max_repairs {
+        match sparse::shaped(geometry, solution, rules, checker, rec, rng) {
+            Ok(p) => return Ok((p, checker.last, repairs)),
             Err(ZeroGivenFailure::NoLayout) => return Err(Rejection::NoLayout),
-            Err(ZeroGivenFailure::OutOfRepairs) => break,
-        };
-        repairs += used + 1;
-        let calls = checker.calls;
-        let merged = sparse::merge_down(puzzle, solution, rules, checker, rng);
-        rec.emit(|| Event::MergeDown {
-            cages: merged.as_ref().map(|p| p.cages().to_vec()),
-            checks: checker.calls - calls,
-        });
-        if let Some(p) = merged {
-            return Ok((p, checker.last, repairs));
+            Err(ZeroGivenFailure::OutOfRepairs) => {}
         }
     }
     Err(Rejection::NotUnique {

@@ -1,243 +1,136 @@
-//! Sparse zero-given killers (few, big cages: `max_cages = 12` on 9x9): a unique layout with
-//! more cages, merged down while it stays unique.
+//! Sparse zero-given killers (few, big cages: `max_cages = 12` on 9x9), shaped against the
+//! solution grid's unavoidable sets.
 //!
-//! Drawing a sparse layout and repairing it does not work: a 12-cage layout admits thousands of
-//! second solutions, and each repair rules out a handful. Merging goes the other way: every
-//! merge keeps the intended solution (the merged sum is the two sums) and is checked by the
-//! solver. A step removes one cage: two touching cages merged (evicting one shared-digit cell
-//! where needed), or one cage dissolved into its neighbours. Candidates are tried most
-//! informative first — the changed cages' sums allow the smallest share of the digit sets of
-//! their size (a 9-cell cage always sums to 45; 15 in five cells is 1+2+3+4+5). A candidate that
-//! admits second solutions gets a few repairs that keep the cage count (repair.rs). Where no
-//! candidate stays unique the search moves one cell out of a small cage and goes on, or backs
-//! up to the previous layout's next candidate (depth first, bounded by solver calls). The
-//! candidate layouts are built in `sparse/candidates.rs`.
+//! A sparse layout admits second solutions mostly by digit swaps inside cages that no sum can
+//! see. So the layout is drawn at the target's cage count (`warnsdorff.rs`), and cells then move
+//! across cage boundaries (`sparse/shape.rs`) until every grid of a pool breaks some cage (a sum
+//! changed or a digit repeated). The pool starts with the solution's small unavoidable sets —
+//! every two-digit swap on a linked component (the deadly rectangle and its kin) and every
+//! three-digit re-filling no two-digit swap explains (`sparse/unavoidable.rs`; 1,300-2,000 grids
+//! on a 9x9 solution) — and grows by the second solutions each solver check finds (a
+//! counter-example loop: up to `SHAPE_CHECKS` checks, `SOLUTIONS_PER_CHECK` solutions each).
+//! Among the moves that leave the fewest pool grids admitted, the one whose two changed cages'
+//! sums leave the fewest digit sets is taken. Every puzzle returned was proved unique by the
+//! solver within `unique::SOLVER_NODE_BUDGET`.
 //!
-//! Measured at the stall of `max_cages = 12`: the 12-cage candidates of a unique 13-cage layout
-//! admit 50 to over 1,000 solutions, out of reach of a few repairs: most starts fail there (2 of
-//! 8 items made at seed 1, ~23 s of one thread each; 14 cages: 20 of 20, 16 cages: 20 of 20).
-//! Where the checks go (issue 24, seed 1, 10 items, 4 stored, 18,600 checks, none out of node
-//! budget): 3,400 checks of 12-cage layouts (0.1% unique), 6,500 of 13 (0.4%), 4,900 of 14
-//! (0.9%), 460 nodes each on average; most unique verdicts at 13 and 14 cages come after a
-//! repair. A check asking for 2 solutions costs as many nodes as one asking for 32 (the search
-//! to the first solution dominates), so counting less saves nothing. Tried and dropped, all
-//! within the seed spread (1-4 of 8 stored): a pool of every second solution found, filtering
-//! candidates before the solver (siblings rarely share second solutions: each admits a shifted
-//! split of its own merged pair); candidates ordered by the cell pairs they newly force apart
-//! (better from 17 to 15 cages, not at 13 and 12); 14 or 30 repairs a candidate instead of 6.
-//! Starting the killer search with the derived sums at once (no light first pass) takes 20-35%
-//! fewer nodes on these checks, and was not taken (a solver change, and sparse output changes).
+//! Measured (issue 24, third round; seed-1 grids 0-5, one thread, load 9-14): a 12-cage layout
+//! that kills every small unavoidable set is never unique at once (it admits 1,400 to 5,000+
+//! solutions); shaping on against the solver's second solutions made 5 of 6 unique within
+//! 40-473 checks (without the tie-break on informative sums 5 of 6 in 160-418; without the seeded
+//! sets 2 of 6 within 600; restarting from a fresh layout every 100 checks with the pool kept,
+//! 3 of 6: a fresh layout rarely kills a big pool). Splitting each second solution into its
+//! closed groups of changed cells added 3% to the pool and nothing to the rate. `max_cages = 13`
+//! and 14: 6 of 6, 2-418 checks. Where the CPU goes at 12 cages (perf, 2 items): updating the
+//! pool's kills move by move 40% (down from 71% before the per-cage tallies), the solver's checks
+//! about 40%. `scripts/bench_sparse.sh` (seed 1, 20 items, 2 threads, load 7-9), against the
+//! merge-down build in the same minutes: 12 cages 20 of 20 stored at 3.9 CPU s a stored puzzle,
+//! 552 checks each (merge-down 6 of 20 at 12.0 s); 13 cages 20 of 20 at 1.1 s (17 of 20 at 1.8);
+//! 14 cages 20 of 20 at 0.1 s (20 of 20 at 0.7). No check ran out of node budget. 11 cages
+//! (10 items, 2 threads, load 5-7) had not finished after 7 minutes: not measured further.
+//! What would help next: fewer pool updates a move (grids killed by three or more cages need no
+//! exact kill state, only a recount when they become fragile) and fewer checks (each teaches
+//! the pool 32 grids, but most layouts stay at 1,000+ solutions until one is unique).
 //!
-//! Measured and dropped in issue 24's second round (seed 1, 20 items, load 7-11): the stall is
-//! in the layouts, not in the sums or the repair budget. The 12-cage candidates of unique
-//! 13-cage layouts (8 layouts, 35 candidates) all admit 32 or more solutions. Relabelling the
-//! digits to the most informative sums (hill-climbed on the product of the cages' combination
-//! counts) leaves them there: the 15 candidates of one layout, 14 over 200 solutions before and
-//! after, none unique; 46% of their second solutions keep every cage's digit set, which no sum
-//! rules out. From 14 to 13 cages, 66 of 78 candidates admit 32 or more, take 446 of the 522
-//! checks in repairs, and none becomes unique (the two that did began with 11-30). At
-//! `max_cages = 12` (base: 6 of 20 stored, 70.7 CPU s): skipping those repairs, 2 of 20 and
-//! 102.7 CPU s (48,096 checks); 30 repairs a candidate, 5 of 20 and 74.3 s; `max_repairs = 200`
-//! (more starts), 11 of 20 and 300 CPU s (27 a stored puzzle). Trading givens (the 12-cage
-//! layout merged blindly from a unique 14 or 13, made unique with minimal givens: 3-9 in 20-35
-//! checks, each then removed with up to 6-40 count-keeping repairs): most trades stop at 1-4
-//! givens after 50-80 checks and one in 50-150 reaches none; moving a stuck given to where most
-//! second solutions differ did not help.
+//! Before (issues 6 and 24, measured and dropped): merging a unique layout with more cages down
+//! one cage at a time. The 12-cage candidates of unique 13-cage layouts all admitted 32 or more
+//! solutions (8 layouts, 35 candidates), relabelling the digits for the most informative sums
+//! left them there (46% of their second solutions kept every cage's digit set), and repairs,
+//! bigger repair budgets and trading givens stayed at 2-11 of 20 items at 12-27 CPU s a stored
+//! puzzle.
 
-mod candidates;
+mod shape;
+mod unavoidable;
 
-use super::cage_layout::CageLayout;
 use super::cage_layout::LayoutRules;
-use super::repair::repair;
-use super::unique::{Checker, Verdict};
+use super::record::{CheckSubject, Event, Recorder};
+use super::unique::{Checker, Verdict, ZeroGivenFailure};
 use crate::cage::Cage;
-use crate::geometry::Geometry;
+use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::solver::combos::Combos;
-use candidates::{dissolutions, merge_candidates, shifts};
 use rand::Rng;
+use shape::Shaper;
 
-/// Merge candidates checked per merge before the layout is given up.
-const TRIES_PER_MERGE: usize = 48;
-/// Solutions asked of each check of a merged layout: the repairs learn from all of them.
+/// Solutions asked of each check: the pool learns from all of them (asking 128 took more CPU a
+/// puzzle: the pool grew faster than the checks fell).
 const SOLUTIONS_PER_CHECK: usize = 32;
-/// Cell shifts one path of the merge search may make where it stalls.
-const MAX_SHIFTS: usize = 4;
-/// Shifts tried where the merge search stalls.
-const SHIFT_TRIES: usize = 8;
-/// Solver calls the merge search from one starting layout may make.
-const CALLS_PER_START: u32 = 600;
-/// Repairs a merged layout may take to become unique again.
-const REPAIRS_PER_MERGE: usize = 6;
-/// Cages the unique starting layout has beyond the target's most.
-const START_EXTRA: (usize, usize) = (6, 10);
+/// Moves one shaping round may make before its layout goes to the solver anyway.
+const SHAPE_STEPS: u32 = 400;
+/// Solver checks one drawn layout may take before it is given up.
+const SHAPE_CHECKS: u32 = 400;
 
 /// Is this a sparse target: more than four cells a cage on average even at the most cages?
 pub fn is_sparse(rules: &LayoutRules, cell_count: usize) -> bool {
     rules.cage_count.1 * 4 < cell_count
 }
 
-/// The rules of the unique layout a sparse target starts from: a few more cages, sizes tilted
-/// to match.
-pub fn start_rules(rules: &LayoutRules, cell_count: usize) -> LayoutRules {
-    let max = rules.cage_count.1;
-    let range = (max + START_EXTRA.0, max + START_EXTRA.1);
-    let mean = 2.0 * cell_count as f64 / (range.0 + range.1) as f64;
-    LayoutRules {
-        cage_count: range,
-        size_weights: super::config::weights_for_mean(rules.max_size, mean),
-        ..rules.clone()
-    }
-}
-
-/// Merge the cages of the unique zero-given `puzzle` down to at most `rules.cage_count.1`,
-/// keeping it unique; `None` if the search ran out of candidates or of its solver calls.
-pub fn merge_down<R: Rng>(
-    puzzle: Puzzle,
-    solution: &Grid,
-    rules: &LayoutRules,
-    checker: &mut Checker,
-    rng: &mut R,
-) -> Option<Puzzle> {
-    let mut search = Search {
-        g: puzzle.geometry().clone(),
-        combos: Combos::of(puzzle.size()),
-        solution,
-        rules,
-        end: checker.calls.saturating_add(CALLS_PER_START),
-    };
-    search.descend(puzzle, MAX_SHIFTS, checker, rng)
-}
-
-/// A depth-first search over merge sequences, bounded by solver calls.
-struct Search<'a> {
-    g: Geometry,
-    combos: &'static Combos,
-    solution: &'a Grid,
-    rules: &'a LayoutRules,
-    /// The checker's call count at which the search gives up.
-    end: u32,
-}
-
-impl Search<'_> {
-    /// `puzzle` (unique) merged down to the target, backing up to the previous layout's next
-    /// candidate when no candidate of this one stays unique.
-    fn descend<R: Rng>(
-        &mut self,
-        puzzle: Puzzle,
-        shifts_left: usize,
-        checker: &mut Checker,
-        rng: &mut R,
-    ) -> Option<Puzzle> {
-        if puzzle.cages().len() <= self.rules.cage_count.1 {
-            return Some(puzzle);
-        }
-        let cages = puzzle.cages();
-        let mut candidates = merge_candidates(&self.g, cages, self.solution, self.rules.max_size);
-        candidates.extend(dissolutions(
-            &self.g,
-            cages,
-            self.solution,
-            self.rules.max_size,
-            rng,
-        ));
-        // Most informative changed cages first, a random order among equals.
-        let mut keyed: Vec<(u64, u32, Vec<Cage>)> = candidates
-            .into_iter()
-            .map(|(at, next)| {
-                let share = next[at..]
-                    .iter()
-                    .map(|c| share(self.combos, c.len(), c.sum))
-                    .max()
-                    .unwrap_or(0);
-                (share, rng.random::<u32>(), next)
-            })
-            .collect();
-        keyed.sort_unstable_by_key(|k| (k.0, k.1));
-        for (_, _, next) in keyed.into_iter().take(TRIES_PER_MERGE) {
-            if checker.calls >= self.end {
-                return None;
-            }
-            let Some(merged) = repaired(&self.g, next, self.solution, self.rules, checker, rng)
-            else {
-                continue;
-            };
-            if let Some(done) = self.descend(merged, shifts_left, checker, rng) {
-                return Some(done);
-            }
-        }
-        // No merge stays unique: move one cell out of a small cage (the layout staying unique)
-        // and merge on from there; a small cage shrunk is easier to dissolve.
-        if shifts_left == 0 {
-            return None;
-        }
-        let mut keyed: Vec<(usize, u32, Vec<Cage>)> =
-            shifts(&self.g, cages, self.solution, self.rules.max_size)
-                .into_iter()
-                .map(|(len, next)| (len, rng.random::<u32>(), next))
-                .collect();
-        keyed.sort_unstable_by_key(|k| (k.0, k.1));
-        for (_, _, next) in keyed.into_iter().take(SHIFT_TRIES) {
-            if checker.calls >= self.end {
-                return None;
-            }
-            let Ok(p) = Puzzle::new(self.g.clone(), Grid::empty(self.g.size()), next) else {
-                continue;
-            };
-            if checker.check(&p, self.solution, 2) != Verdict::Unique {
-                continue;
-            }
-            if let Some(done) = self.descend(p, shifts_left - 1, checker, rng) {
-                return Some(done);
-            }
-        }
-        None
-    }
-}
-
-/// The layout `cages` if it is unique, or made unique by up to `REPAIRS_PER_MERGE` repairs
-/// that do not add cages (boundary moves and exchanges where a second solution differs), each
-/// check asking for `SOLUTIONS_PER_CHECK` solutions so the repairs see many at once.
-fn repaired<R: Rng>(
+/// A unique zero-given killer over `solution` with a cage count in `rules.cage_count`: a layout
+/// drawn at that count, shaped against the solution's small unavoidable sets and the solver's
+/// second solutions. `Err(OutOfRepairs)` when `SHAPE_CHECKS` checks did not get there (or a
+/// check ran out of node budget: such a layout is dropped, never stored unproven). `rec` hears
+/// of the layout drawn, each shaped layout and each check.
+pub fn shaped<R: Rng>(
     g: &Geometry,
-    cages: Vec<Cage>,
     solution: &Grid,
     rules: &LayoutRules,
     checker: &mut Checker,
+    rec: &mut Recorder,
     rng: &mut R,
-) -> Option<Puzzle> {
-    let n = cages.len();
-    let capped = LayoutRules {
-        cage_count: (rules.cage_count.0.min(n), n),
-        ..rules.clone()
-    };
-    let mut layout = CageLayout::from_cages(g.cell_count(), &cages, solution);
-    let mut alternatives: Vec<Grid> = Vec::new();
-    let mut edits = REPAIRS_PER_MERGE;
-    loop {
-        let cages = layout.to_cages(solution);
-        let puzzle = Puzzle::new(g.clone(), Grid::empty(g.size()), cages).ok()?;
-        match checker.check(&puzzle, solution, SOLUTIONS_PER_CHECK) {
-            Verdict::Unique => return Some(puzzle),
-            Verdict::Undecided => return None,
-            Verdict::Multiple(found) => alternatives.extend(found),
-        }
-        while alternatives.iter().any(|a| layout.admits(solution, a)) {
-            if edits == 0 || !repair(&mut layout, g, solution, &alternatives, &capped, rng) {
-                return None;
-            }
-            edits -= 1;
+) -> Result<Puzzle, ZeroGivenFailure> {
+    let layout = super::warnsdorff::build_warnsdorff(g, solution, rules, rng)
+        .ok_or(ZeroGivenFailure::NoLayout)?;
+    let cages: Vec<Vec<Cell>> = layout.ids().map(|id| layout.cells(id).to_vec()).collect();
+    rec.emit(|| Event::Layout {
+        cages: with_sums(&cages, solution),
+        redrawn: false,
+    });
+    let mut shaper = Shaper::new(g, solution, cages, rules.max_size);
+    for alt in unavoidable::small_alternatives(g, solution) {
+        shaper.add(&alt);
+    }
+    for _ in 0..SHAPE_CHECKS {
+        // A round that does not kill the whole pool still goes to the solver: its second
+        // solutions steer the next round.
+        shaper.shape(SHAPE_STEPS, rng);
+        let cages = with_sums(shaper.cages(), solution);
+        rec.emit(|| Event::Repair {
+            cages: cages.clone(),
+            alternatives: shaper.pool_len(),
+        });
+        let puzzle = Puzzle::new(g.clone(), Grid::empty(g.size()), cages)
+            .expect("a shaped layout over a valid solution makes a valid puzzle");
+        let verdict = checker.check(&puzzle, solution, SOLUTIONS_PER_CHECK);
+        rec.emit(|| Event::Check {
+            subject: CheckSubject::Layout,
+            verdict: (&verdict).into(),
+            nodes: checker.last.nodes,
+        });
+        match verdict {
+            Verdict::Unique => return Ok(puzzle),
+            Verdict::Undecided => break,
+            Verdict::Multiple(found) => found.iter().for_each(|alt| shaper.add(alt)),
         }
     }
+    Err(ZeroGivenFailure::OutOfRepairs)
 }
 
-/// The share (parts per million) of all `len`-digit sets of `combos` that add up to `sum`: how
-/// little the sum tells (a 9-cell cage's 45: everything, nothing told).
-fn share(combos: &Combos, len: usize, sum: u16) -> u64 {
-    let count = |s: usize| combos.get(len, s).len() as u64;
-    let all: u64 = (0..=combos.max_sum()).map(count).sum();
-    count(sum as usize) * 1_000_000 / all.max(1)
+/// The cages of `cells` with their sums read from `solution`, cells sorted, ordered by first
+/// cell.
+fn with_sums(cells: &[Vec<Cell>], solution: &Grid) -> Vec<Cage> {
+    let mut cages: Vec<Cage> = cells
+        .iter()
+        .map(|cells| {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            let sum = cells
+                .iter()
+                .map(|&c| solution.values()[c.as_index()] as u16)
+                .sum();
+            Cage::new(sum, cells)
+        })
+        .collect();
+    cages.sort_unstable_by_key(|c| c.cells[0]);
+    cages
 }
 
 #[cfg(test)]
@@ -246,8 +139,6 @@ mod tests {
     use crate::bitset::DigitSet;
     use crate::generator::{generate_puzzle, GeneratorConfig, Outcome};
     use crate::solver;
-    use rand::SeedableRng;
-    use rand_pcg::Pcg64;
 
     /// Every cage of `cages` over `solution`: at most `max_size` connected cells of distinct
     /// digits adding up to its sum, the cages covering the grid once.
@@ -273,30 +164,6 @@ mod tests {
         assert!(covered.iter().all(|&n| n == 1), "every cell in one cage");
     }
 
-    /// Merges and dissolutions of a fixed unique layout: one cage fewer, every cage valid.
-    #[test]
-    fn candidates_have_one_cage_fewer_and_valid_cages() {
-        let config = GeneratorConfig {
-            max_cages: Some(24),
-            ..GeneratorConfig::default()
-        };
-        let Outcome::Generated(made) = generate_puzzle(&config, 3, 0) else {
-            panic!("a 24-cage layout");
-        };
-        let (g, solution) = (made.puzzle.geometry(), &made.solution);
-        let cages = made.puzzle.cages();
-        assert_valid(g, cages, solution, 9);
-        let mut rng = Pcg64::seed_from_u64(5);
-        let merged = merge_candidates(g, cages, solution, 9);
-        let dissolved = dissolutions(g, cages, solution, 9, &mut rng);
-        assert!(!merged.is_empty() && !dissolved.is_empty());
-        for (at, next) in merged.iter().chain(&dissolved) {
-            assert_eq!(next.len(), cages.len() - 1);
-            assert!(*at < next.len());
-            assert_valid(g, next, solution, 9);
-        }
-    }
-
     /// `max_cages = 14` (cages up to 9 cells): unique, zero givens, at most 14 valid cages.
     #[test]
     fn fourteen_cages_stay_unique_with_zero_givens() {
@@ -314,21 +181,5 @@ mod tests {
         assert!(p.cages().len() <= 14, "{} cages", p.cages().len());
         assert_valid(p.geometry(), p.cages(), &made.solution, 9);
         assert_eq!(solver::solve(p, 2).solutions, vec![made.solution.clone()]);
-    }
-
-    #[test]
-    fn combinations_of_nine_digits() {
-        let c = Combos::of(9);
-        let count = |len: usize, sum: usize| c.get(len, sum).len();
-        assert_eq!(count(2, 3), 1); // 1+2
-        assert_eq!(count(2, 10), 4); // 1+9 2+8 3+7 4+6
-        assert_eq!(count(5, 15), 1);
-        assert_eq!(count(9, 45), 1);
-        assert_eq!(count(3, 15), 8);
-        assert_eq!(count(2, 2), 0);
-        let all: usize = (0..=45).map(|s| count(4, s)).sum();
-        assert_eq!(all, 126); // 9 choose 4
-        assert_eq!(share(c, 9, 45), 1_000_000);
-        assert!(share(c, 5, 15) < share(c, 2, 10));
     }
 }

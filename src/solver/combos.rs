@@ -49,11 +49,6 @@ impl Combos {
         }
     }
 
-    /// The largest sum of the table: 1 + 2 + ... + n.
-    pub(crate) fn max_sum(&self) -> usize {
-        self.max_sum
-    }
-
     /// The digit sets of exactly `k` digits adding up to `sum` (empty if there is none).
     #[inline]
     pub(crate) fn get(&self, k: usize, sum: usize) -> &[u16] {

@@ -1,0 +1,390 @@
+//! A sparse layout shaped against a pool of known second grids: cells move across cage
+//! boundaries (tabu search, min-conflicts) until every grid of the pool breaks some cage.
+//!
+//! A second grid `alt` fits a layout when every cage keeps its sum and distinct digits under it;
+//! a cage that does not "kills" it. The pool starts with the solution's small unavoidable sets
+//! (`unavoidable.rs`) and grows by the second solutions the solver finds (a counter-example
+//! loop). Each step takes one grid the layout still admits and makes the move, among those
+//! touching the cages where it differs, that leaves the fewest grids of the pool admitted (then
+//! the most informative sums; a moved cell may not move again for a few steps: tabu search,
+//! Glover 1986). A move keeps every cage connected, of distinct digits and of 2 to `max_size`
+//! cells, and the cage count unchanged.
+
+use crate::geometry::{Cell, Geometry};
+use crate::grid::Grid;
+use crate::solver::combos::Combos;
+use rand::Rng;
+use std::collections::HashSet;
+
+/// Steps a moved cell waits before it may move again (plus a random 0-3).
+const TABU_TENURE: u32 = 6;
+
+/// A layout of connected cages with distinct digits over a solution, and the pool of second
+/// grids with the cages that kill each.
+pub(super) struct Shaper<'a> {
+    g: &'a Geometry,
+    solution: &'a [u8],
+    max_size: usize,
+    owner: Vec<usize>,
+    cages: Vec<Vec<Cell>>,
+    /// The solution digits of each cage, bit `d` for digit `d`.
+    digits: Vec<u32>,
+    /// The pool: second grids' values.
+    alts: Vec<Vec<u8>>,
+    /// The same grids, for spotting repeats.
+    known: HashSet<Vec<u8>>,
+    /// Per grid of the pool, bit `k` when cage `k` kills it.
+    kills: Vec<u64>,
+    /// Per grid and cage (index `grid * cages + cage`), the grid's sum there minus the
+    /// solution's, and how many of its digits repeat there (each repeat beyond the first).
+    delta: Vec<i16>,
+    repeats: Vec<u8>,
+    /// Per grid, cage and digit (index `(grid * cages + cage) * (N + 1) + digit`), how often the
+    /// grid holds the digit in the cage: a move updates every grid's state in constant time.
+    counts: Vec<u8>,
+    /// Per cell, the step before which it may not move.
+    tabu: Vec<u32>,
+    step: u32,
+    /// Moves made so far.
+    pub(super) steps: u32,
+    combos: &'static Combos,
+}
+
+impl<'a> Shaper<'a> {
+    /// A shaper of the layout `cages` (cell lists covering the grid, each connected with
+    /// distinct digits in `solution`; at most 64 cages) with an empty pool.
+    pub(super) fn new(
+        g: &'a Geometry,
+        solution: &'a Grid,
+        cages: Vec<Vec<Cell>>,
+        max_size: usize,
+    ) -> Self {
+        let values = solution.values();
+        let mut owner = vec![usize::MAX; g.cell_count()];
+        let mut digits = vec![0u32; cages.len()];
+        for (k, cage) in cages.iter().enumerate() {
+            for &c in cage {
+                owner[c.as_index()] = k;
+                digits[k] |= 1 << values[c.as_index()];
+            }
+        }
+        debug_assert!(cages.len() <= 64 && owner.iter().all(|&k| k != usize::MAX));
+        Shaper {
+            g,
+            solution: values,
+            max_size,
+            owner,
+            cages,
+            digits,
+            alts: Vec::new(),
+            known: HashSet::new(),
+            kills: Vec::new(),
+            delta: Vec::new(),
+            repeats: Vec::new(),
+            counts: Vec::new(),
+            tabu: vec![0; g.cell_count()],
+            step: 0,
+            steps: 0,
+            combos: Combos::of(g.size()),
+        }
+    }
+
+    /// The cages as cell lists.
+    pub(super) fn cages(&self) -> &[Vec<Cell>] {
+        &self.cages
+    }
+
+    /// Grids in the pool.
+    pub(super) fn pool_len(&self) -> usize {
+        self.alts.len()
+    }
+
+    /// Grids of the pool the layout admits.
+    #[cfg(test)]
+    pub(super) fn count_admitted(&self) -> usize {
+        self.kills.iter().filter(|&&k| k == 0).count()
+    }
+
+    /// Add `alt` (a valid grid other than the solution) to the pool, unless it is there.
+    pub(super) fn add(&mut self, alt: &Grid) {
+        let values = alt.values().to_vec();
+        if !self.known.insert(values.clone()) {
+            return;
+        }
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let mut kills = 0u64;
+        for (k, cage) in self.cages.iter().enumerate() {
+            let (mut delta, mut repeats) = (0i16, 0u8);
+            let mut counts = vec![0u8; nd];
+            for c in cage.iter().map(|c| c.as_index()) {
+                let v = values[c] as usize;
+                delta += v as i16 - self.solution[c] as i16;
+                repeats += u8::from(counts[v] > 0);
+                counts[v] += 1;
+            }
+            if delta != 0 || repeats > 0 {
+                kills |= 1 << k;
+            }
+            self.delta.push(delta);
+            self.repeats.push(repeats);
+            self.counts.extend_from_slice(&counts);
+        }
+        debug_assert_eq!(self.delta.len(), (self.alts.len() + 1) * nc);
+        debug_assert_eq!(self.counts.len(), (self.alts.len() + 1) * nc * nd);
+        self.alts.push(values);
+        self.kills.push(kills);
+    }
+
+    /// Up to `steps` moves towards a layout that kills every grid of the pool; true when it
+    /// does. A step takes a pool grid the layout admits at random and makes the best allowed
+    /// move from or into a cage where it differs: fewest pool grids admitted after it, then the
+    /// two changed cages' sums leaving the fewest digit sets (sums that tell most), then at
+    /// random.
+    pub(super) fn shape<R: Rng>(&mut self, steps: u32, rng: &mut R) -> bool {
+        // Only grids killed by at most two cages can change state in one move.
+        let mut fragile: Vec<usize> = Vec::new();
+        for _ in 0..steps {
+            fragile.clear();
+            fragile.extend((0..self.alts.len()).filter(|&i| self.kills[i].count_ones() <= 2));
+            let admitted: Vec<usize> = fragile
+                .iter()
+                .copied()
+                .filter(|&i| self.kills[i] == 0)
+                .collect();
+            let Some(&target) = admitted.get(rng.random_range(0..admitted.len().max(1))) else {
+                return true;
+            };
+            self.step += 1;
+            self.steps += 1;
+            let touched = self.touched(target);
+            if let Some((x, to)) = self.best_move(touched, &fragile, admitted.len(), rng) {
+                self.apply(x, to);
+                self.tabu[x.as_index()] = self.step + TABU_TENURE + rng.random_range(0..4);
+            }
+        }
+        self.kills.iter().all(|&k| k != 0)
+    }
+
+    /// The cages (as a bit mask) holding a cell where pool grid `i` differs.
+    fn touched(&self, i: usize) -> u64 {
+        let alt = &self.alts[i];
+        (0..alt.len())
+            .filter(|&c| alt[c] != self.solution[c])
+            .fold(0, |m, c| m | 1 << self.owner[c])
+    }
+
+    /// The allowed move (a cell and the cage it joins) from or into a cage of `touched` that
+    /// leaves the fewest pool grids admitted (now `admitted`); ties broken at random.
+    fn best_move<R: Rng>(
+        &self,
+        touched: u64,
+        fragile: &[usize],
+        admitted: usize,
+        rng: &mut R,
+    ) -> Option<(Cell, usize)> {
+        let mut best: Option<(usize, i64, u32, (Cell, usize))> = None;
+        for x in self.g.cells() {
+            let from = self.owner[x.as_index()];
+            if self.tabu[x.as_index()] > self.step || self.cages[from].len() <= 2 {
+                continue;
+            }
+            let bit = 1u32 << self.solution[x.as_index()];
+            let mut seen = 0u64;
+            for y in self.g.neighbours(x) {
+                let to = self.owner[y.as_index()];
+                if to == from || seen & 1 << to != 0 {
+                    continue;
+                }
+                seen |= 1 << to;
+                if (touched >> from | touched >> to) & 1 == 0
+                    || self.digits[to] & bit != 0
+                    || self.cages[to].len() >= self.max_size
+                {
+                    continue;
+                }
+                let rest: Vec<Cell> = self.cages[from]
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != x)
+                    .collect();
+                if !self.g.is_connected(&rest) {
+                    continue;
+                }
+                let after = self.admitted_after(x, from, to, fragile, admitted);
+                let told = self.told_after(x, from, to);
+                let key = (after, told, rng.random::<u32>(), (x, to));
+                if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|b| b.3)
+    }
+
+    /// How much less the two cages' sums tell once `x` moves from `from` to `to`: the change in
+    /// the log of their digit-set counts (thousandths).
+    fn told_after(&self, x: Cell, from: usize, to: usize) -> i64 {
+        let v = self.solution[x.as_index()] as usize;
+        let sum = |k: usize| {
+            self.cages[k]
+                .iter()
+                .map(|c| self.solution[c.as_index()] as usize)
+                .sum::<usize>()
+        };
+        let ln = |len: usize, s: usize| (self.combos.get(len, s).len().max(1) as f64).ln();
+        let (a, b) = (self.cages[from].len(), self.cages[to].len());
+        let (sa, sb) = (sum(from), sum(to));
+        let before = ln(a, sa) + ln(b, sb);
+        let after = ln(a - 1, sa - v) + ln(b + 1, sb + v);
+        ((after - before) * 1000.0) as i64
+    }
+
+    /// Pool grids admitted (now `admitted`) once `x` moves from cage `from` to cage `to`;
+    /// `fragile` lists the grids killed by at most two cages.
+    fn admitted_after(
+        &self,
+        x: Cell,
+        from: usize,
+        to: usize,
+        fragile: &[usize],
+        admitted: usize,
+    ) -> usize {
+        let both = 1u64 << from | 1u64 << to;
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
+        let mut after = admitted;
+        for &i in fragile {
+            let k = self.kills[i];
+            if k & !both != 0 {
+                continue;
+            }
+            let v = self.alts[i][xi] as usize;
+            let d = v as i16 - sx;
+            let (a, b) = (i * nc + from, i * nc + to);
+            let a_repeats = self.repeats[a] - u8::from(self.counts[a * nd + v] > 1);
+            let b_repeats = self.repeats[b] + u8::from(self.counts[b * nd + v] > 0);
+            let killed =
+                self.delta[a] - d != 0 || a_repeats > 0 || self.delta[b] + d != 0 || b_repeats > 0;
+            match (k == 0, killed) {
+                (true, true) => after -= 1,
+                (false, false) => after += 1,
+                _ => {}
+            }
+        }
+        after
+    }
+
+    /// Move `x` into cage `to`, updating the pool's kills of the two cages.
+    fn apply(&mut self, x: Cell, to: usize) {
+        let from = self.owner[x.as_index()];
+        let bit = 1u32 << self.solution[x.as_index()];
+        self.cages[from].retain(|&c| c != x);
+        self.digits[from] &= !bit;
+        self.cages[to].push(x);
+        self.digits[to] |= bit;
+        self.owner[x.as_index()] = to;
+        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
+        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
+        for (i, alt) in self.alts.iter().enumerate() {
+            let v = alt[xi] as usize;
+            let d = v as i16 - sx;
+            let (a, b) = (i * nc + from, i * nc + to);
+            self.delta[a] -= d;
+            self.counts[a * nd + v] -= 1;
+            self.repeats[a] -= u8::from(self.counts[a * nd + v] > 0);
+            self.delta[b] += d;
+            self.repeats[b] += u8::from(self.counts[b * nd + v] > 0);
+            self.counts[b * nd + v] += 1;
+            let mut k = self.kills[i] & !(1u64 << from | 1u64 << to);
+            if self.delta[a] != 0 || self.repeats[a] > 0 {
+                k |= 1 << from;
+            }
+            if self.delta[b] != 0 || self.repeats[b] > 0 {
+                k |= 1 << to;
+            }
+            self.kills[i] = k;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::cage_layout::LayoutRules;
+    use crate::generator::fill::random_grid;
+    use crate::generator::sparse::unavoidable::small_alternatives;
+    use crate::generator::warnsdorff::build_warnsdorff;
+    use crate::generator::GeneratorConfig;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// Does the cage of `cells` rule out `alt`: its digits repeat there, or their sum differs from
+    /// the solution's?
+    fn kills(cells: impl Iterator<Item = usize>, solution: &[u8], alt: &[u8]) -> bool {
+        let mut seen = 0u32;
+        let mut delta = 0i32;
+        for c in cells {
+            let v = alt[c];
+            if seen & 1 << v != 0 {
+                return true;
+            }
+            seen |= 1 << v;
+            delta += v as i32 - solution[c] as i32;
+        }
+        delta != 0
+    }
+
+    /// Shaping a 12-cage layout against the small unavoidable sets kills every one of them and
+    /// keeps the layout valid: the same cage count, each cage connected, of distinct digits and
+    /// 2 to 9 cells, every cell in one cage.
+    #[test]
+    fn shaping_kills_the_pool_and_keeps_the_layout_valid() {
+        let config = GeneratorConfig {
+            max_cages: Some(12),
+            ..GeneratorConfig::default()
+        };
+        let rules: LayoutRules = config.validate().unwrap().rules;
+        let g = Geometry::standard(9).unwrap();
+        let rng = &mut Pcg64::seed_from_u64(3);
+        let solution = random_grid(&g, rng).unwrap();
+        let layout = build_warnsdorff(&g, &solution, &rules, rng).unwrap();
+        let cages: Vec<Vec<Cell>> = layout.ids().map(|id| layout.cells(id).to_vec()).collect();
+        let count = cages.len();
+        let mut shaper = Shaper::new(&g, &solution, cages, rules.max_size);
+        for alt in small_alternatives(&g, &solution) {
+            shaper.add(&alt);
+        }
+        assert!(shaper.pool_len() > 36);
+        assert!(
+            shaper.shape(2_000, rng),
+            "{} admitted",
+            shaper.count_admitted()
+        );
+        assert!(shaper.steps > 0);
+        let mut covered = [0; 81];
+        assert_eq!(shaper.cages().len(), count);
+        for cage in shaper.cages() {
+            assert!(
+                (2..=9).contains(&cage.len()) && g.is_connected(cage),
+                "{cage:?}"
+            );
+            let digits = cage
+                .iter()
+                .fold(0u32, |m, c| m | 1 << solution.values()[c.as_index()]);
+            assert_eq!(digits.count_ones() as usize, cage.len(), "{cage:?}");
+            cage.iter().for_each(|c| covered[c.as_index()] += 1);
+        }
+        assert!(covered.iter().all(|&n| n == 1));
+        // The kills kept move by move agree with kills counted afresh.
+        for alt in small_alternatives(&g, &solution) {
+            let killed = shaper.cages().iter().any(|cage| {
+                kills(
+                    cage.iter().map(|c| c.as_index()),
+                    solution.values(),
+                    alt.values(),
+                )
+            });
+            assert!(killed);
+        }
+    }
+}
