@@ -109,13 +109,6 @@ pub enum Event {
         /// Second solutions it had to rule out.
         alternatives: usize,
     },
-    /// A sparse layout was merged down towards fewer cages.
-    MergeDown {
-        /// The layout after merging, if the merge-down succeeded.
-        cages: Option<Vec<Cage>>,
-        /// Uniqueness checks the merge-down search made.
-        checks: u32,
-    },
     /// Givens were removed while the puzzle stayed unique (minimal givens).
     Givens {
         /// The givens left.

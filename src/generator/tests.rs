@@ -236,8 +236,8 @@ fn level_settings_are_checked() {
     }
 }
 
-/// A sparse target (`max_cages` alone, well below the book range) is merged down from a unique
-/// layout: unique, zero givens, every cage valid, at most `max_cages` cages.
+/// A sparse target (`max_cages` alone, well below the book range) is shaped against the
+/// solution's unavoidable sets and the solver's second solutions: unique, zero givens, every cage valid, at most `max_cages` cages.
 #[test]
 fn sparse_layouts_are_unique_with_few_cages() {
     let config = GeneratorConfig {
@@ -258,7 +258,7 @@ fn sparse_layouts_are_unique_with_few_cages() {
 }
 
 /// Recording changes nothing: `generate_recorded` makes what `generate_puzzle` makes, for every
-/// path through the stages (zero-given repairs, minimal givens, sparse merge-down, jigsaw, plain,
+/// path through the stages (zero-given repairs, minimal givens, sparse shaping, jigsaw, plain,
 /// level steering), and its events open with the seed and close with `Done` when it succeeds.
 #[test]
 fn recording_makes_the_same_puzzles_and_tells_every_stage() {
@@ -316,9 +316,6 @@ fn recording_makes_the_same_puzzles_and_tells_every_stage() {
                     let last_layout = events.iter().rev().find_map(|e| match e {
                         Event::Layout { cages, .. } | Event::Repair { cages, .. } => Some(cages),
                         Event::Level {
-                            cages: Some(cages), ..
-                        } => Some(cages),
-                        Event::MergeDown {
                             cages: Some(cages), ..
                         } => Some(cages),
                         _ => None,

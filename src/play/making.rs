@@ -105,8 +105,9 @@ pub fn replay(
     let outcome = generate_recorded(config, seed, index, &mut |e| events.push(e));
     match outcome {
         Outcome::Generated(g) if &g.puzzle == puzzle && &g.solution == solution => {
-            let mut steps: Vec<MakingStep> =
+            let steps: Vec<MakingStep> =
                 events.iter().map(|e| step_of(e, puzzle.size())).collect();
+            let mut steps = fold_rounds(steps);
             diff_layouts(&mut steps);
             Ok(steps)
         }
@@ -114,6 +115,52 @@ pub fn replay(
             "Re-running item {index} of seed {seed} does not make this puzzle again (it was stored by another build), so its making cannot be replayed."
         )),
     }
+}
+
+/// Repair and check stages in a row beyond which the middle of the run is told in one stage.
+const ROUNDS_SHOWN: usize = 12;
+
+/// Fold every run of more than [`ROUNDS_SHOWN`] repair and check stages into its first and last
+/// `ROUNDS_SHOWN / 2` and one stage between that counts the rest: a sparse layout is shaped
+/// against the solver's second solutions for up to hundreds of rounds (a 12-cage killer's page
+/// grew to 1.5 MB), and a person replaying it learns nothing from the 200th round that the 3rd
+/// did not show. The layouts after the fold stay whole (the next kept repair carries its own).
+fn fold_rounds(steps: Vec<MakingStep>) -> Vec<MakingStep> {
+    let round = |s: &MakingStep| s.stage == "repair" || s.stage == "check";
+    let mut out = Vec::with_capacity(steps.len().min(4 * ROUNDS_SHOWN));
+    let mut run: Vec<MakingStep> = Vec::new();
+    let flush = |run: &mut Vec<MakingStep>, out: &mut Vec<MakingStep>| {
+        if run.len() <= ROUNDS_SHOWN {
+            out.append(run);
+            return;
+        }
+        let half = ROUNDS_SHOWN / 2;
+        let middle = &run[half..run.len() - half];
+        let repairs = middle.iter().filter(|s| s.stage == "repair").count();
+        let checks = middle.len() - repairs;
+        let tail = run.split_off(run.len() - half);
+        run.truncate(half);
+        out.append(run);
+        out.push(MakingStep::new(
+            "repair",
+            format!(
+                "\u{2026} {repairs} more repair{} and {checks} more check{} like these, not shown.",
+                if repairs == 1 { "" } else { "s" },
+                if checks == 1 { "" } else { "s" },
+            ),
+        ));
+        out.extend(tail);
+    };
+    for step in steps {
+        if round(&step) {
+            run.push(step);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(step);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// Give each layout after the first as the cages it drops and adds, where that is shorter: a
@@ -234,26 +281,6 @@ fn step_of(event: &Event, n: usize) -> MakingStep {
                     cages.len()
                 ),
             )
-        },
-        Event::MergeDown { cages, checks } => match cages {
-            Some(cages) => MakingStep {
-                cages: Some(cages_of(cages)),
-                ..MakingStep::new(
-                    "repair",
-                    format!(
-                        "Merged down to {} cages, staying unique ({checks} check{}).",
-                        cages.len(),
-                        if *checks == 1 { "" } else { "s" }
-                    ),
-                )
-            },
-            None => MakingStep::new(
-                "repair",
-                format!(
-                    "Could not merge down within {checks} check{}: a fresh start.",
-                    if *checks == 1 { "" } else { "s" }
-                ),
-            ),
         },
         Event::Givens { givens } => MakingStep {
             givens: Some(givens.values().to_vec()),
@@ -385,5 +412,50 @@ mod tests {
         }
         let size = |s: &[MakingStep]| serde_json::to_string(s).unwrap().len();
         assert!(size(&compact) < size(&whole));
+    }
+
+    #[test]
+    fn long_runs_of_rounds_fold_and_keep_their_last_layout() {
+        let layout = |k: u8| {
+            vec![CageData {
+                sum: u16::from(k),
+                cells: vec![k],
+            }]
+        };
+        let round = |k: u8| {
+            [
+                MakingStep {
+                    cages: Some(layout(k)),
+                    ..MakingStep::new("repair", format!("repair {k}"))
+                },
+                MakingStep::new("check", format!("check {k}")),
+            ]
+        };
+        let seed = MakingStep::new("seed", "seed".into());
+        let done = MakingStep::new("done", "done".into());
+        // A short run (a normal item's few repairs) is left alone.
+        let short: Vec<MakingStep> = std::iter::once(seed.clone())
+            .chain((0..6).flat_map(round))
+            .chain(std::iter::once(done.clone()))
+            .collect();
+        assert_eq!(fold_rounds(short.clone()), short);
+        // 40 rounds: the first and last three shown, the 34 between told in one stage.
+        let long: Vec<MakingStep> = std::iter::once(seed)
+            .chain((0..40).flat_map(round))
+            .chain(std::iter::once(done))
+            .collect();
+        let folded = fold_rounds(long.clone());
+        assert_eq!(folded.len(), 1 + ROUNDS_SHOWN + 1 + 1);
+        assert_eq!(folded[1..4], long[1..4]);
+        assert_eq!(
+            folded[1 + ROUNDS_SHOWN / 2].text,
+            "\u{2026} 34 more repairs and 34 more checks like these, not shown."
+        );
+        assert_eq!(folded[folded.len() - 4..], long[long.len() - 4..]);
+        let last = |s: &[MakingStep]| layout_at(s, s.len() - 1);
+        assert_eq!(last(&folded), last(&long));
+        let mut compact = folded.clone();
+        diff_layouts(&mut compact);
+        assert_eq!(last(&compact), Some(layout(39)));
     }
 }
