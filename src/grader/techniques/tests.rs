@@ -659,3 +659,38 @@ fn a_band_moves_where_its_houses_and_pairs_do_not() {
     }
     assert!(only >= 2, "{only} band-only steps among {bands} band steps");
 }
+
+/// A band of a 12x12 grid meets more cages than a cage view holds inline (here 24: the dominoes
+/// of rows 1–2 and those crossing into row 3); the joint is looked at without a panic, and any
+/// step it gives agrees with the solution (a 12x12 default batch died here).
+#[test]
+fn a_band_meeting_more_than_sixteen_cages_is_looked_at() {
+    use crate::geometry::House;
+    use crate::grader::is_sound;
+    use crate::test_support::random_solution;
+    use rand::SeedableRng;
+    let g = Geometry::boxed(12, 3, 4).unwrap();
+    let solution = random_solution(&g, &mut rand_pcg::Pcg64::seed_from_u64(12));
+    let cages: Vec<Cage> = (0..6)
+        .flat_map(|pair| (0..12).map(move |col| (2 * pair, col)))
+        .map(|(row, col)| {
+            let cells = vec![
+                Cell::new((row * 12 + col) as u8),
+                Cell::new(((row + 1) * 12 + col) as u8),
+            ];
+            let sum = cells
+                .iter()
+                .map(|&c| u16::from(solution.values()[c.as_index()]))
+                .sum();
+            Cage::new(sum, cells)
+        })
+        .collect();
+    // Rows 0-1 and 2-3 paired: the band of rows 0-2 meets 24 cages, 12 of them crossing out.
+    let p = Puzzle::new(g.clone(), Grid::empty(12), cages).unwrap();
+    let board = Board::new(&p);
+    let mut ctx = Context::new(&p);
+    let band = [House::new(0), House::new(1), House::new(2)];
+    if let Some(step) = blocking::houses_joint_step(&mut ctx, &board, &band) {
+        assert!(is_sound(&step, &solution), "{step:?}");
+    }
+}
