@@ -245,20 +245,7 @@ impl CageLayout {
 
     /// The cages with their sums read from `solution`, ordered by first cell.
     pub fn to_cages(&self, solution: &Grid) -> Vec<Cage> {
-        let mut cages: Vec<Cage> = self
-            .ids()
-            .map(|id| {
-                let mut cells = self.cells(id).to_vec();
-                cells.sort_unstable();
-                let sum = cells
-                    .iter()
-                    .map(|&c| solution.values()[c.as_index()] as u16)
-                    .sum();
-                Cage::new(sum, cells)
-            })
-            .collect();
-        cages.sort_unstable_by_key(|c| c.cells[0]);
-        cages
+        cages_with_sums(self.ids().map(|id| self.cells(id)), solution)
     }
 
     /// Does `grid` (another complete grid) also satisfy every cage: the same sums and distinct digits?
@@ -281,6 +268,24 @@ impl CageLayout {
         }
         delta == 0
     }
+}
+
+/// Cages of the cell lists `cells` with their sums read from `solution`, each cage's cells
+/// sorted, the cages ordered by first cell.
+pub fn cages_with_sums<'a>(cells: impl Iterator<Item = &'a [Cell]>, solution: &Grid) -> Vec<Cage> {
+    let mut cages: Vec<Cage> = cells
+        .map(|cells| {
+            let mut cells = cells.to_vec();
+            cells.sort_unstable();
+            let sum = cells
+                .iter()
+                .map(|&c| solution.values()[c.as_index()] as u16)
+                .sum();
+            Cage::new(sum, cells)
+        })
+        .collect();
+    cages.sort_unstable_by_key(|c| c.cells[0]);
+    cages
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@
 mod shape;
 mod unavoidable;
 
-use super::cage_layout::LayoutRules;
+use super::cage_layout::{cages_with_sums, LayoutRules};
 use super::record::{CheckSubject, Event, Recorder};
 use super::unique::{Checker, Verdict, ZeroGivenFailure};
 use crate::cage::Cage;
@@ -114,23 +114,9 @@ pub fn shaped<R: Rng>(
     Err(ZeroGivenFailure::OutOfRepairs)
 }
 
-/// The cages of `cells` with their sums read from `solution`, cells sorted, ordered by first
-/// cell.
+/// The cages of `cells` with their sums read from `solution` (see [`cages_with_sums`]).
 fn with_sums(cells: &[Vec<Cell>], solution: &Grid) -> Vec<Cage> {
-    let mut cages: Vec<Cage> = cells
-        .iter()
-        .map(|cells| {
-            let mut cells = cells.clone();
-            cells.sort_unstable();
-            let sum = cells
-                .iter()
-                .map(|&c| solution.values()[c.as_index()] as u16)
-                .sum();
-            Cage::new(sum, cells)
-        })
-        .collect();
-    cages.sort_unstable_by_key(|c| c.cells[0]);
-    cages
+    cages_with_sums(cells.iter().map(Vec::as_slice), solution)
 }
 
 #[cfg(test)]
