@@ -166,14 +166,33 @@ fn generate_item(
         Ok(r) => r,
         Err(e) => return Outcome::Rejected(Rejection::InvalidConfig(e)),
     };
-    let group = index / config.variations_per_seed as u64;
-    match seed_grid(config, &resolved, seed, group) {
+    let grid = seed_grid(config, &resolved, seed, seed_group(config, index));
+    from_seed_grid(config, &resolved, grid.as_ref(), seed, index, checker, rec)
+}
+
+/// The group of item `index`: the items `group * variations_per_seed ..` share one seed grid.
+pub fn seed_group(config: &GeneratorConfig, index: u64) -> u64 {
+    index / u64::from(config.variations_per_seed.max(1))
+}
+
+/// Item `index` from its group's seed grid as [`seed_grid`] gave it (`None`: none could be made,
+/// so the item is rejected).
+fn from_seed_grid(
+    config: &GeneratorConfig,
+    resolved: &Resolved,
+    grid: Option<&SeedGrid>,
+    seed: u64,
+    index: u64,
+    checker: &mut Checker,
+    rec: &mut Recorder,
+) -> Outcome {
+    match grid {
         Some(seed_grid) => {
             rec.emit(|| Event::Seed {
                 grid: seed_grid.grid.clone(),
                 regions: jigsaw_regions(&seed_grid.geometry),
             });
-            generate_checked(config, &resolved, &seed_grid, seed, index, checker, rec)
+            generate_checked(config, resolved, seed_grid, seed, index, checker, rec)
         }
         None => Outcome::Rejected(Rejection::NoSeedGrid),
     }
@@ -213,20 +232,21 @@ pub fn generate_from_seed(
     seed: u64,
     index: u64,
 ) -> Outcome {
-    generate_from_seed_counted(config, resolved, seed_grid, seed, index).0
+    generate_from_seed_counted(config, resolved, Some(seed_grid), seed, index).0
 }
 
 /// [`generate_from_seed`] with the item's uniqueness checks, as [`generate_puzzle_counted`] gives
-/// them: the same outcome and checker as that call when `seed_grid` is the item's group's.
+/// them: the same outcome and checker as that call when `seed_grid` is what [`seed_grid`] gave
+/// the item's group (`None` included).
 pub fn generate_from_seed_counted(
     config: &GeneratorConfig,
     resolved: &Resolved,
-    seed_grid: &SeedGrid,
+    seed_grid: Option<&SeedGrid>,
     seed: u64,
     index: u64,
 ) -> (Outcome, Checker) {
     let mut checker = Checker::default();
-    let outcome = generate_checked(
+    let outcome = from_seed_grid(
         config,
         resolved,
         seed_grid,

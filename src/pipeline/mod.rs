@@ -12,8 +12,8 @@
 use crate::canonical::canonical_key;
 use crate::generator::unique::Checker;
 use crate::generator::{
-    generate_from_seed_counted, generate_puzzle_counted, seed_grid, Generated, GeneratorConfig,
-    Outcome, Rejection, Resolved, SeedGrid, GENERATOR_VERSION,
+    generate_from_seed_counted, generate_puzzle_counted, seed_grid, seed_group, Generated,
+    GeneratorConfig, Outcome, Resolved, SeedGrid, GENERATOR_VERSION,
 };
 use crate::settings::{variant_name, Origin, Overrides, Plan, Settings, SettingsError};
 use crate::store::{Chunk, ChunkTally, GradeRow, NewRun, PuzzleRow, RowMetrics, Store, StoreError};
@@ -339,7 +339,7 @@ thread_local! {
 /// worker's cache when it holds the item's group (the same outcome and checks either way).
 fn generate_cached(config: &GeneratorConfig, seed: u64, index: u64) -> (Outcome, Checker) {
     SEED_CACHE.with_borrow_mut(|cache| {
-        let group = index / u64::from(config.variations_per_seed.max(1));
+        let group = seed_group(config, index);
         let hit = cache
             .as_ref()
             .is_some_and(|c| c.seed == seed && c.group == group && c.config == *config);
@@ -357,10 +357,7 @@ fn generate_cached(config: &GeneratorConfig, seed: u64, index: u64) -> (Outcome,
             });
         }
         let c = cache.as_ref().expect("the cache was just filled");
-        match &c.grid {
-            Some(grid) => generate_from_seed_counted(config, &c.resolved, grid, seed, index),
-            None => (Outcome::Rejected(Rejection::NoSeedGrid), Checker::default()),
-        }
+        generate_from_seed_counted(config, &c.resolved, c.grid.as_ref(), seed, index)
     })
 }
 
