@@ -111,8 +111,6 @@ pub struct Context {
     pub(crate) blocking_next: [usize; 4],
     /// Search nodes combination blocking and cage interactions may still spend on this puzzle.
     pub(crate) blocking_left: usize,
-    /// Nodes they earn back per candidate they remove.
-    pub(crate) blocking_refund: usize,
 }
 
 impl Context {
@@ -198,7 +196,6 @@ impl Context {
             blocking_witnesses: Default::default(),
             blocking_next: [0; 4],
             blocking_left: BLOCKING_NODES,
-            blocking_refund: BLOCKING_REFUND,
             peers: Arc::new(peers),
             cage_sets: Arc::new(cage_sets),
             houses: Arc::new(houses),
@@ -226,9 +223,7 @@ impl Context {
             blocking_witnesses: _,
             blocking_next,
             blocking_left,
-            blocking_refund,
         } = other;
-        self.blocking_refund = *blocking_refund;
         self.blocking_next = *blocking_next;
         self.blocking_left = *blocking_left;
         self.peers.clone_from(peers);

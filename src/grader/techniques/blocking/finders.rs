@@ -7,7 +7,7 @@ use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, House};
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::techniques::context::{Context, Memo};
+use crate::grader::techniques::context::{Context, Memo, BLOCKING_REFUND};
 use crate::grader::techniques::sums::{source_text, Equations, Source};
 use crate::grader::text::{cage_text, house_name};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ fn with_budget(
     let removed: usize = out[steps..].iter().map(|s| s.eliminations.len()).sum();
     ctx.blocking_left = ctx
         .blocking_left
-        .saturating_add(removed.saturating_mul(ctx.blocking_refund));
+        .saturating_add(removed.saturating_mul(BLOCKING_REFUND));
 }
 
 /// Add cage `k`'s empty cells and the sum they still need; false when the search is full.
@@ -338,23 +338,20 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
             ctx.blocking_next[3] = b;
             return;
         }
-        let zone = bands[b]
-            .iter()
-            .fold(CellSet::EMPTY, |a, &h| a.union(board.house_set(h)));
-        let zone = (0..board.cages().len())
-            .filter(|&k| ctx.cage_sets[k].intersects(&zone))
-            .fold(zone, |z, k| z.union(&ctx.cage_sets[k]));
+        let zone = joint_zone(ctx, board, &bands[b]);
         if ctx.unchanged(board, Memo::BandBlocking, b, zone.iter()) {
             continue;
         }
-        match houses_step(ctx, board, &bands[b], BAND_SLOTS + b, budget) {
-            Some(step) => {
-                out.push(step);
-                ctx.blocking_next[3] = (b + 1) % bands.len();
-                return;
-            }
-            None if budget.left > 0 => ctx.remember(board, Memo::BandBlocking, b),
-            None => {}
+        if look(
+            ctx,
+            board,
+            &bands[b],
+            (BAND_SLOTS + b, Memo::BandBlocking, b),
+            budget,
+            out,
+        ) {
+            ctx.blocking_next[3] = (b + 1) % bands.len();
+            return;
         }
     }
     let count = board.geometry().house_count();
@@ -367,14 +364,16 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
         if ctx.unchanged_house_and_cages(board, Memo::HouseBlocking, h) {
             continue;
         }
-        match houses_step(ctx, board, &[House::new(h as u8)], h, budget) {
-            Some(step) => {
-                out.push(step);
-                ctx.blocking_next[1] = (h + 1) % count;
-                return;
-            }
-            None if budget.left > 0 => ctx.remember(board, Memo::HouseBlocking, h),
-            None => {}
+        if look(
+            ctx,
+            board,
+            &[House::new(h as u8)],
+            (h, Memo::HouseBlocking, h),
+            budget,
+            out,
+        ) {
+            ctx.blocking_next[1] = (h + 1) % count;
+            return;
         }
     }
     // Then a line and a region it crosses, taken together.
@@ -392,21 +391,49 @@ fn house_looks(ctx: &mut Context, board: &Board, budget: &mut Budget, out: &mut 
         }
         let (a, b) = pairs[p];
         let item = a.as_index() * count + b.as_index();
-        let zone = board.house_set(a).union(board.house_set(b));
-        let zone = (0..board.cages().len())
-            .filter(|&k| ctx.cage_sets[k].intersects(&zone))
-            .fold(zone, |z, k| z.union(&ctx.cage_sets[k]));
+        let zone = joint_zone(ctx, board, &[a, b]);
         if ctx.unchanged(board, Memo::PairBlocking, item, zone.iter()) {
             continue;
         }
-        match houses_step(ctx, board, &[a, b], PAIR_SLOTS + item, budget) {
-            Some(step) => {
-                out.push(step);
-                ctx.blocking_next[2] = (p + 1) % pairs.len();
-                return;
+        let slot = (PAIR_SLOTS + item, Memo::PairBlocking, item);
+        if look(ctx, board, &[a, b], slot, budget, out) {
+            ctx.blocking_next[2] = (p + 1) % pairs.len();
+            return;
+        }
+    }
+}
+
+/// The cells of `houses` and of every cage meeting them: what a look at them together reads.
+fn joint_zone(ctx: &Context, board: &Board, houses: &[House]) -> CellSet {
+    let zone = houses
+        .iter()
+        .fold(CellSet::EMPTY, |a, &h| a.union(board.house_set(h)));
+    (0..board.cages().len())
+        .filter(|&k| ctx.cage_sets[k].intersects(&zone))
+        .fold(zone, |z, k| z.union(&ctx.cage_sets[k]))
+}
+
+/// One look at `houses` with the cages crossing them (witness slot, memo kind and item in
+/// `slot`): its step into `out` (`true`), or, when the look ran to its end within the budget,
+/// the candidates it saw remembered so an unchanged joint is not searched again.
+fn look(
+    ctx: &mut Context,
+    board: &Board,
+    houses: &[House],
+    (slot, memo, item): (usize, Memo, usize),
+    budget: &mut Budget,
+    out: &mut Vec<Step>,
+) -> bool {
+    match houses_step(ctx, board, houses, slot, budget) {
+        Some(step) => {
+            out.push(step);
+            true
+        }
+        None => {
+            if budget.left > 0 {
+                ctx.remember(board, memo, item);
             }
-            None if budget.left > 0 => ctx.remember(board, Memo::PairBlocking, item),
-            None => {}
+            false
         }
     }
 }
