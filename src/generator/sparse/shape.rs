@@ -44,9 +44,8 @@ pub(super) struct Shaper<'a> {
     counts: Vec<u8>,
     /// Per cell, the step before which it may not move.
     tabu: Vec<u32>,
-    step: u32,
-    /// Moves made so far.
-    pub(super) steps: u32,
+    /// Steps taken so far (the clock the tabu list reads).
+    pub(super) step: u32,
     combos: &'static Combos,
 }
 
@@ -84,7 +83,6 @@ impl<'a> Shaper<'a> {
             counts: Vec::new(),
             tabu: vec![0; g.cell_count()],
             step: 0,
-            steps: 0,
             combos: Combos::of(g.size()),
         }
     }
@@ -155,7 +153,6 @@ impl<'a> Shaper<'a> {
                 return true;
             };
             self.step += 1;
-            self.steps += 1;
             let touched = self.touched(target);
             if let Some((x, to)) = self.best_move(touched, &fragile, admitted.len(), rng) {
                 self.apply(x, to);
@@ -360,7 +357,7 @@ mod tests {
             "{} admitted",
             shaper.count_admitted()
         );
-        assert!(shaper.steps > 0);
+        assert!(shaper.step > 0);
         let mut covered = [0; 81];
         assert_eq!(shaper.cages().len(), count);
         for cage in shaper.cages() {
