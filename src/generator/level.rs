@@ -173,14 +173,20 @@ pub fn reach<R: Rng>(
     // cannot see.) An extreme target walks to expert only: a path's work raises its level to
     // expert at most, so "needs a rung above expert" is "extreme", and the dear extreme rungs
     // (issue 25's set theory) run once, for the grade of the puzzle kept.
+    // The probe of an extreme target that stops above expert goes on to the full grade from the
+    // step where it stopped (the walk up to there is the same), and that grade is the one kept.
     let ceiling = target.min(Level::Expert);
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
-        match grader::grade::grade_within(p, Some(solution), ceiling) {
-            Some(grade) => {
-                let within = grade.level.filter(|&l| l <= target);
-                (within.map_or(Probe::Beyond, Probe::Level), Some(grade))
+        let mut walk = grader::grade::Walk::new(p, Some(solution), false);
+        match walk.run(ceiling) {
+            Some(path) => {
+                let within = path.grade.level.filter(|&l| l <= target);
+                (within.map_or(Probe::Beyond, Probe::Level), Some(path.grade))
             }
-            None if target == Level::Extreme => (Probe::Level(Level::Extreme), None),
+            None if target == Level::Extreme => (
+                Probe::Level(Level::Extreme),
+                walk.run(Level::Extreme).map(|path| path.grade),
+            ),
             None => (Probe::Beyond, None),
         }
     };

@@ -183,123 +183,198 @@ pub fn grade_within(puzzle: &Puzzle, known: Option<&Grid>, ceiling: Level) -> Op
 
 /// [`walk`] with the rungs up to `ceiling` only: `None` at the first step that needs one above.
 fn walk_within(puzzle: &Puzzle, known: Option<&Grid>, keep: bool, ceiling: Level) -> Option<Path> {
-    let mut board = Board::new(puzzle);
-    board.set_explaining(keep);
-    let mut ctx = Context::new(puzzle);
-    let mut solution = known.cloned();
-    let cells = board.geometry().cell_count() as f64;
-    let mut counts = vec![0u32; Technique::ALL.len()];
-    let mut order: Vec<Technique> = Vec::new();
-    let mut tally = Tally::default();
-    let mut steps = Vec::new();
-    let mut before = Vec::new();
-    let mut weights = Vec::new();
-    let mut found = Vec::new();
-    while !board.is_solved() {
+    Walk::new(puzzle, known, keep).run(ceiling)
+}
+
+/// A grading walk that can stop at a ceiling and later go on under a higher one from the step
+/// where it stopped, so a probe that only asked "above the ceiling?" hands its work to the full
+/// grade instead of that grade walking the same steps again (the steering's extreme targets).
+pub struct Walk<'p> {
+    puzzle: &'p Puzzle,
+    known: Option<&'p Grid>,
+    keep: bool,
+    board: Board<'p>,
+    ctx: Context,
+    /// The solution, when known or once trial has asked the solver.
+    solution: Option<Grid>,
+    cells: f64,
+    counts: Vec<u32>,
+    order: Vec<Technique>,
+    tally: Tally,
+    steps: Vec<Step>,
+    before: Vec<u32>,
+    weights: Vec<f64>,
+    found: Vec<Step>,
+    /// The ladder index where the current step's look goes on: the rungs before it found
+    /// nothing on this board (0 but after a stop at a ceiling).
+    from_rung: usize,
+}
+
+impl<'p> Walk<'p> {
+    /// A walk at the puzzle's start. With `known` (a solution), every step is checked against it;
+    /// `keep` keeps every step for the path.
+    pub fn new(puzzle: &'p Puzzle, known: Option<&'p Grid>, keep: bool) -> Self {
+        let mut board = Board::new(puzzle);
+        board.set_explaining(keep);
+        let cells = board.geometry().cell_count() as f64;
+        Walk {
+            puzzle,
+            known,
+            keep,
+            board,
+            ctx: Context::new(puzzle),
+            solution: known.cloned(),
+            cells,
+            counts: vec![0u32; Technique::ALL.len()],
+            order: Vec::new(),
+            tally: Tally::default(),
+            steps: Vec::new(),
+            before: Vec::new(),
+            weights: Vec::new(),
+            found: Vec::new(),
+            from_rung: 0,
+        }
+    }
+
+    /// Walk on with the rungs up to `ceiling`: the finished path, or `None` at the first step that
+    /// needs a rung above it (trial counts as extreme). After `None` the walk waits at that step,
+    /// its cheaper rungs already looked at, and a `run` under a higher ceiling goes on from there
+    /// exactly as one walk under that ceiling from the start would.
+    pub fn run(&mut self, ceiling: Level) -> Option<Path> {
+        while !self.board.is_solved() {
+            if let Some(stop) = self.step(ceiling) {
+                return stop;
+            }
+        }
+        Some(self.finish())
+    }
+
+    /// One step of the walk: `None` to go on, `Some(None)` at a rung above `ceiling`,
+    /// `Some(Some(path))` when grading ends early (an ungraded verdict).
+    fn step(&mut self, ceiling: Level) -> Option<Option<Path>> {
+        let board = &self.board;
+        let ctx = &mut self.ctx;
+        let found = &mut self.found;
         found.clear();
         let clock = board.clock();
         let mut used: Option<&Rung> = None;
-        for r in LADDER.iter().take_while(|r| r.level <= ceiling) {
-            r.find(&mut ctx, &board, &mut found);
+        let mut at = self.from_rung;
+        while let Some(r) = LADDER.get(at).filter(|r| r.level <= ceiling) {
+            r.find(ctx, board, found);
             if !found.is_empty() {
                 used = Some(r);
                 break;
             }
+            at += 1;
         }
         let candidates = board.candidate_count();
-        let density = candidates as f64 / cells;
+        let density = candidates as f64 / self.cells;
         let (level, weight) = match used {
             Some(r) => (r.level, r.weight),
             None => (Level::Extreme, TRIAL_WEIGHT),
         };
         if level > ceiling {
-            return None;
+            // The rungs up to here found nothing on this board: a higher ceiling goes on after them.
+            self.from_rung = at;
+            return Some(None);
         }
+        self.from_rung = 0;
+        let steps = &mut self.steps;
         if used.is_none() {
             // Stuck: trial. A candidate whose assumption the easy rungs refute goes; failing that,
             // the solver's solution (found now if not known) gives the cell's digit. The
             // solution is looked for first: its digits need no refuting (sound techniques never
             // contradict them), which halves the work. When the solver gives no unique
             // solution, trial runs as before and the verdict comes where it always did.
-            if solution.is_none() {
-                solution = solve_from(&board).ok();
+            if self.solution.is_none() {
+                self.solution = solve_from(board).ok();
             }
-            match refute(&board, &ctx, solution.as_ref()) {
+            match refute(board, ctx, self.solution.as_ref()) {
                 Some(step) => found.push(step),
                 None => {
-                    let s = match solution.take() {
+                    let s = match self.solution.take() {
                         Some(s) => s,
-                        None => match solve_from(&board) {
+                        None => match solve_from(board) {
                             Ok(s) => s,
-                            Err(v) => return Some(ungraded(v, steps)),
+                            Err(v) => return Some(Some(ungraded(v, std::mem::take(steps)))),
                         },
                     };
-                    found.push(trial(&board, &s));
-                    solution = Some(s);
+                    found.push(trial(board, &s));
+                    self.solution = Some(s);
                 }
             }
         }
         for step in found.drain(..) {
-            if let Some(s) = known {
+            if let Some(s) = self.known {
                 if !is_sound(&step, s) {
-                    let mut path = ungraded(Verdict::Unsound, steps);
+                    let mut path = ungraded(Verdict::Unsound, std::mem::take(steps));
                     path.grade.hardest = Some(step.technique);
                     path.steps.push(step);
-                    return Some(path);
+                    return Some(Some(path));
                 }
             }
-            if board.apply(&step).is_err() {
-                return Some(ungraded(Verdict::NoSolution, steps));
+            if self.board.apply(&step).is_err() {
+                return Some(Some(ungraded(Verdict::NoSolution, std::mem::take(steps))));
             }
             let t = step.technique;
-            if counts[t as usize] == 0 {
-                order.push(t);
+            if self.counts[t as usize] == 0 {
+                self.order.push(t);
             }
-            counts[t as usize] += 1;
-            tally.add(&step, level, weight, density);
-            if keep {
+            self.counts[t as usize] += 1;
+            self.tally.add(&step, level, weight, density);
+            if self.keep {
                 steps.push(step);
-                before.push(candidates as u32);
-                weights.push(weight);
+                self.before.push(candidates as u32);
+                self.weights.push(weight);
             }
         }
-        if board.clock() == clock {
+        if self.board.clock() == clock {
             // Nothing changed (never expected): stop rather than loop.
-            return Some(ungraded(Verdict::Unsound, steps));
+            return Some(Some(ungraded(Verdict::Unsound, std::mem::take(steps))));
+        }
+        None
+    }
+
+    /// The path of a solved board.
+    fn finish(&mut self) -> Path {
+        let steps = std::mem::take(&mut self.steps);
+        let solved = board_grid(&self.board);
+        if !self.puzzle.is_solution(&solved) {
+            return ungraded(Verdict::NoSolution, steps);
+        }
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_by_key(|&t| {
+            LADDER
+                .iter()
+                .position(|r| r.technique == t)
+                .unwrap_or(usize::MAX)
+        });
+        let counts = &self.counts;
+        let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
+        let trial = counts[Technique::Trial as usize] > 0;
+        let tally = std::mem::take(&mut self.tally);
+        let (hardest, steps_taken) = (tally.hardest, tally.steps);
+        let reading = tally.read(self.puzzle);
+        let grade = Grade {
+            level: Some(reading.level),
+            score: reading.score,
+            minutes: Some(reading.minutes),
+            hardest,
+            hardest_step: reading.hardest_step.map(Box::new),
+            level_from: Some(reading.level_from),
+            techniques,
+            trial,
+            steps: steps_taken,
+            verdict: Verdict::Unique,
+        };
+        Path {
+            grade,
+            steps,
+            candidates: std::mem::take(&mut self.before),
+            weights: std::mem::take(&mut self.weights),
+            solution: Some(solved),
         }
     }
-    if !puzzle.is_solution(&board_grid(&board)) {
-        return Some(ungraded(Verdict::NoSolution, steps));
-    }
-    order.sort_by_key(|&t| {
-        LADDER
-            .iter()
-            .position(|r| r.technique == t)
-            .unwrap_or(usize::MAX)
-    });
-    let techniques = order.iter().map(|&t| (t, counts[t as usize])).collect();
-    let trial = counts[Technique::Trial as usize] > 0;
-    let (hardest, steps_taken) = (tally.hardest, tally.steps);
-    let reading = tally.read(puzzle);
-    let grade = Grade {
-        level: Some(reading.level),
-        score: reading.score,
-        minutes: Some(reading.minutes),
-        hardest,
-        hardest_step: reading.hardest_step.map(Box::new),
-        level_from: Some(reading.level_from),
-        techniques,
-        trial,
-        steps: steps_taken,
-        verdict: Verdict::Unique,
-    };
-    Some(Path {
-        grade,
-        steps,
-        candidates: before,
-        weights,
-        solution: Some(board_grid(&board)),
-    })
 }
 
 /// The placed digits as a grid.
