@@ -536,4 +536,55 @@ mod tests {
         assert!(levels.len() >= 3, "levels {levels:?}");
         assert!(stopped > 0, "no walk was stopped");
     }
+
+    /// A walk stopped at a ceiling and run on under a higher one ends exactly as one walk under
+    /// the higher ceiling from the start: the same grade, steps, candidates and weights (the
+    /// steering's extreme probes hand their walk to the kept grade this way).
+    #[test]
+    fn a_stopped_walk_goes_on_as_a_walk_from_the_start() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::List(vec!["extreme".into(), "expert".into()])),
+            ..GeneratorConfig::default()
+        };
+        let (mut resumed, mut extremes) = (0, 0);
+        for index in 0..12 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 3, index) else {
+                continue;
+            };
+            let known = Some(&g.solution);
+            let whole = walk(&g.puzzle, known, true);
+            extremes += usize::from(whole.grade.level == Some(Level::Extreme));
+            for (low, high) in [
+                (Level::Easy, Level::Extreme),
+                (Level::Medium, Level::Hard),
+                (Level::Hard, Level::Extreme),
+                (Level::Expert, Level::Extreme),
+            ] {
+                let mut stepwise = Walk::new(&g.puzzle, known, true);
+                let first = stepwise.run(low);
+                let from_start = walk_within(&g.puzzle, known, true, high);
+                let Some(path) = first.or_else(|| {
+                    resumed += 1;
+                    stepwise.run(high)
+                }) else {
+                    assert!(from_start.is_none(), "item {index}: {low} then {high}");
+                    continue;
+                };
+                let path_then = from_start.expect("the same walk stops at the same step");
+                assert_eq!(
+                    path.grade, path_then.grade,
+                    "item {index}: {low} then {high}"
+                );
+                assert_eq!(path.steps.len(), path_then.steps.len());
+                assert_eq!(path.candidates, path_then.candidates);
+                assert_eq!(path.weights, path_then.weights);
+                assert_eq!(path.solution, path_then.solution);
+            }
+        }
+        assert!(extremes >= 2, "only {extremes} extremes");
+        assert!(
+            resumed >= 8,
+            "only {resumed} walks were stopped and resumed"
+        );
+    }
 }
