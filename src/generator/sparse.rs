@@ -51,13 +51,18 @@ use crate::puzzle::Puzzle;
 use rand::Rng;
 use shape::Shaper;
 
-/// Solutions asked of each check: the pool learns from all of them (asking 128 took more CPU a
-/// puzzle: the pool grew faster than the checks fell).
-const SOLUTIONS_PER_CHECK: usize = 32;
+/// Solutions asked of each check: the pool learns from all of them. Most of a check's solutions
+/// differ in one region, so one move often kills them all; with checks capped at `SHAPE_CHECKS`,
+/// 64 took the fewest checks and CPU (12 items, one thread: 64 18.4 s, 32 23.6 s, 16 20.1 s,
+/// 128 34.0 s; noisy, load 8-10).
+const SOLUTIONS_PER_CHECK: usize = 64;
 /// Moves one shaping round may make before its layout goes to the solver anyway.
 const SHAPE_STEPS: u32 = 400;
-/// Solver checks one drawn layout may take before it is given up.
-const SHAPE_CHECKS: u32 = 400;
+/// Solver checks one drawn layout may take before it is given up for a fresh one (with a fresh
+/// pool). A layout is made unique within ~70 checks or mostly never: at 400, two of the first
+/// four seed-1 layouts used all 400 and a pool of 14,700 grids; 150, 100, 70 and 45 took 7.6
+/// (8 items), 27.8, 23.6 and 24.8 CPU s on 12 items (45 lost one item).
+const SHAPE_CHECKS: u32 = 70;
 
 /// Is this a sparse target: more than four cells a cage on average even at the most cages?
 pub fn is_sparse(rules: &LayoutRules, cell_count: usize) -> bool {
