@@ -35,7 +35,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "18";
+pub const GENERATOR_VERSION: &str = "19";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]

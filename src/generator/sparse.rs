@@ -15,22 +15,16 @@
 //!
 //! Measured (issue 24, third round; seed-1 grids 0-5, one thread, load 9-14): a 12-cage layout
 //! that kills every small unavoidable set is never unique at once (it admits 1,400 to 5,000+
-//! solutions); shaping on against the solver's second solutions made 5 of 6 unique within
-//! 40-473 checks (without the tie-break on informative sums 5 of 6 in 160-418; without the seeded
-//! sets 2 of 6 within 600; restarting from a fresh layout every 100 checks with the pool kept,
-//! 3 of 6: a fresh layout rarely kills a big pool). Splitting each second solution into its
-//! closed groups of changed cells added 3% to the pool and nothing to the rate. `max_cages = 13`
-//! and 14: 6 of 6, 2-418 checks. Where the CPU goes at 12 cages (perf, 2 items): updating the
-//! pool's kills move by move 40% (down from 71% before the per-cage tallies), the solver's checks
-//! about 40%. `scripts/bench_sparse.sh` (seed 1, 20 items, 2 threads, load 7-9), against the
-//! merge-down build in the same minutes: 12 cages 20 of 20 stored at 3.9 CPU s a stored puzzle,
-//! 552 checks each (merge-down 6 of 20 at 12.0 s); 13 cages 20 of 20 at 1.1 s (17 of 20 at 1.8);
-//! 14 cages 20 of 20 at 0.1 s (20 of 20 at 0.7). No check ran out of node budget. 11 cages
-//! (10 items, 2 threads, load 5-7) had not finished after 7 minutes: not measured further.
-//! What would help next: fewer pool updates a move (grids killed by three or more cages need no
-//! exact kill state, only a recount when they become fragile) and fewer checks (each teaches
-//! the pool 32 grids, but most layouts stay at 1,000+ solutions until one is unique).
-//!
+//! solutions); shaping on against the solver's second solutions made 5 of 6 unique (without the
+//! tie-break on informative sums 5 of 6 in more checks; without the seeded sets 2 of 6).
+//! Splitting each second solution into its closed groups of changed cells added 3% to the pool
+//! and nothing to the rate. Fourth round (`sparse4`): a layout is made unique within ~70 checks
+//! or mostly never, and one check's solutions usually fall to a single move, so a layout now gets
+//! `SHAPE_CHECKS` = 70 checks of 64 solutions and rounds of 40 moves, then a fresh layout (was
+//! 400 checks of 32 and rounds of 400: failed layouts grew 14,000-grid pools that every move
+//! read). The pool's tallies count only the cells where a grid differs, cage-major, so a move
+//! reads two cages of every grid in order. `scripts/bench_sparse.sh` figures are in the README.
+
 //! Before (issues 6 and 24, measured and dropped): merging a unique layout with more cages down
 //! one cage at a time. The 12-cage candidates of unique 13-cage layouts all admitted 32 or more
 //! solutions (8 layouts, 35 candidates), relabelling the digits for the most informative sums
@@ -51,13 +45,20 @@ use crate::puzzle::Puzzle;
 use rand::Rng;
 use shape::Shaper;
 
-/// Solutions asked of each check: the pool learns from all of them (asking 128 took more CPU a
-/// puzzle: the pool grew faster than the checks fell).
-const SOLUTIONS_PER_CHECK: usize = 32;
-/// Moves one shaping round may make before its layout goes to the solver anyway.
-const SHAPE_STEPS: u32 = 400;
-/// Solver checks one drawn layout may take before it is given up.
-const SHAPE_CHECKS: u32 = 400;
+/// Solutions asked of each check: the pool learns from all of them. Most of a check's solutions
+/// differ in one region, so one move often kills them all; with checks capped at `SHAPE_CHECKS`,
+/// 64 took the fewest checks and CPU (12 items, one thread: 64 18.4 s, 32 23.6 s, 16 20.1 s,
+/// 128 34.0 s; noisy, load 8-10).
+const SOLUTIONS_PER_CHECK: usize = 64;
+/// Moves one shaping round may make before its layout goes to the solver anyway: a round that
+/// has not killed the pool by then seldom does, and every move reads the whole pool (10 items,
+/// one thread, load 7-9: 400 moves 13.0 CPU s, 100 10.1 s, 40 7.8-8.1 s, 15 9.7-9.8 s).
+const SHAPE_STEPS: u32 = 40;
+/// Solver checks one drawn layout may take before it is given up for a fresh one (with a fresh
+/// pool). A layout is made unique within ~70 checks or mostly never: at 400, two of the first
+/// four seed-1 layouts used all 400 and a pool of 14,700 grids; 150, 100, 70 and 45 took 7.6
+/// (8 items), 27.8, 23.6 and 24.8 CPU s on 12 items (45 lost one item).
+const SHAPE_CHECKS: u32 = 70;
 
 /// Is this a sparse target: more than four cells a cage on average even at the most cages?
 pub fn is_sparse(rules: &LayoutRules, cell_count: usize) -> bool {

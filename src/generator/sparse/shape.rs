@@ -19,6 +19,53 @@ use std::collections::HashSet;
 /// Steps a moved cell waits before it may move again (plus a random 0-3).
 const TABU_TENURE: u32 = 6;
 
+/// What one cage holds of one pool grid, counted over the cells where the grid differs from the
+/// solution only: a move of a cell where the grid agrees with the solution leaves it unchanged.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// The grid's sum in the cage minus the solution's.
+    delta: i16,
+    /// The grid's digits at differing cells that repeat one already counted there.
+    dups: u8,
+    /// The grid's digits at differing cells (bit `d` for digit `d`).
+    added: u32,
+    /// The solution's digits at those cells.
+    removed: u32,
+}
+
+impl Tally {
+    /// Does a cage holding the solution digits `digits` with this tally kill its grid: a digit
+    /// repeats (among the differing cells, or with a solution digit kept) or the sum changes?
+    fn kills(self, digits: u32) -> bool {
+        self.delta != 0 || self.dups > 0 || self.added & digits & !self.removed != 0
+    }
+
+    /// The tally once a differing cell (grid digit `alt`, solution digit `sol`) leaves;
+    /// `count` is how often the cage held `alt` at differing cells before.
+    fn without(mut self, alt: u8, sol: u8, count: u8) -> Tally {
+        self.delta -= alt as i16 - sol as i16;
+        if count > 1 {
+            self.dups -= 1;
+        } else {
+            self.added &= !(1 << alt);
+        }
+        self.removed &= !(1 << sol);
+        self
+    }
+
+    /// The tally once a differing cell joins (as [`Tally::without`]).
+    fn with(mut self, alt: u8, sol: u8, count: u8) -> Tally {
+        self.delta += alt as i16 - sol as i16;
+        if count > 0 {
+            self.dups += 1;
+        } else {
+            self.added |= 1 << alt;
+        }
+        self.removed |= 1 << sol;
+        self
+    }
+}
+
 /// A layout of connected cages with distinct digits over a solution, and the pool of second
 /// grids with the cages that kill each.
 pub(super) struct Shaper<'a> {
@@ -29,19 +76,18 @@ pub(super) struct Shaper<'a> {
     cages: Vec<Vec<Cell>>,
     /// The solution digits of each cage, bit `d` for digit `d`.
     digits: Vec<u32>,
-    /// The pool: second grids' values.
-    alts: Vec<Vec<u8>>,
-    /// The same grids, for spotting repeats.
+    /// Per cell, each pool grid's digit there (a move reads one cell of every grid in order).
+    columns: Vec<Vec<u8>>,
+    /// The pool's grids, for spotting repeats.
     known: HashSet<Vec<u8>>,
     /// Per grid of the pool, bit `k` when cage `k` kills it.
     kills: Vec<u64>,
-    /// Per grid and cage (index `grid * cages + cage`), the grid's sum there minus the
-    /// solution's, and how many of its digits repeat there (each repeat beyond the first).
-    delta: Vec<i16>,
-    repeats: Vec<u8>,
-    /// Per grid, cage and digit (index `(grid * cages + cage) * (N + 1) + digit`), how often the
-    /// grid holds the digit in the cage: a move updates every grid's state in constant time.
-    counts: Vec<u8>,
+    /// Per cage, each pool grid's tally there (cage-major: a move reads two cages of every grid
+    /// in order).
+    tallies: Vec<Vec<Tally>>,
+    /// Per cage, grid and digit (index `grid * (N + 1) + digit`), how often the grid holds the
+    /// digit at the cage's differing cells.
+    counts: Vec<Vec<u8>>,
     /// Per cell, the step before which it may not move.
     tabu: Vec<u32>,
     /// Steps taken so far (the clock the tabu list reads).
@@ -68,6 +114,7 @@ impl<'a> Shaper<'a> {
             }
         }
         debug_assert!(cages.len() <= 64 && owner.iter().all(|&k| k != usize::MAX));
+        let n = cages.len();
         Shaper {
             g,
             solution: values,
@@ -75,12 +122,11 @@ impl<'a> Shaper<'a> {
             owner,
             cages,
             digits,
-            alts: Vec::new(),
+            columns: vec![Vec::new(); g.cell_count()],
             known: HashSet::new(),
             kills: Vec::new(),
-            delta: Vec::new(),
-            repeats: Vec::new(),
-            counts: Vec::new(),
+            tallies: vec![Vec::new(); n],
+            counts: vec![Vec::new(); n],
             tabu: vec![0; g.cell_count()],
             step: 0,
             combos: Combos::of(g.size()),
@@ -94,7 +140,7 @@ impl<'a> Shaper<'a> {
 
     /// Grids in the pool.
     pub(super) fn pool_len(&self) -> usize {
-        self.alts.len()
+        self.kills.len()
     }
 
     /// Grids of the pool the layout admits.
@@ -105,31 +151,30 @@ impl<'a> Shaper<'a> {
 
     /// Add `alt` (a valid grid other than the solution) to the pool, unless it is there.
     pub(super) fn add(&mut self, alt: &Grid) {
-        let values = alt.values().to_vec();
-        if !self.known.insert(values.clone()) {
+        let values = alt.values();
+        if self.known.contains(values) {
             return;
         }
-        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
-        let mut kills = 0u64;
-        for (k, cage) in self.cages.iter().enumerate() {
-            let (mut delta, mut repeats) = (0i16, 0u8);
-            let mut counts = vec![0u8; nd];
-            for c in cage.iter().map(|c| c.as_index()) {
-                let v = values[c] as usize;
-                delta += v as i16 - self.solution[c] as i16;
-                repeats += u8::from(counts[v] > 0);
-                counts[v] += 1;
-            }
-            if delta != 0 || repeats > 0 {
-                kills |= 1 << k;
-            }
-            self.delta.push(delta);
-            self.repeats.push(repeats);
-            self.counts.extend_from_slice(&counts);
+        self.known.insert(values.to_vec());
+        let nd = self.g.size() + 1;
+        for k in 0..self.cages.len() {
+            self.tallies[k].push(Tally::default());
+            let len = self.counts[k].len() + nd;
+            self.counts[k].resize(len, 0);
         }
-        debug_assert_eq!(self.delta.len(), (self.alts.len() + 1) * nc);
-        debug_assert_eq!(self.counts.len(), (self.alts.len() + 1) * nc * nd);
-        self.alts.push(values);
+        let i = self.kills.len();
+        for (c, (&alt, &sol)) in values.iter().zip(self.solution).enumerate() {
+            self.columns[c].push(alt);
+            if alt != sol {
+                let k = self.owner[c];
+                let count = &mut self.counts[k][i * nd + alt as usize];
+                self.tallies[k][i] = self.tallies[k][i].with(alt, sol, *count);
+                *count += 1;
+            }
+        }
+        let kills = (0..self.cages.len())
+            .filter(|&k| self.tallies[k][i].kills(self.digits[k]))
+            .fold(0u64, |m, k| m | 1 << k);
         self.kills.push(kills);
     }
 
@@ -143,7 +188,7 @@ impl<'a> Shaper<'a> {
         let mut fragile: Vec<usize> = Vec::new();
         for _ in 0..steps {
             fragile.clear();
-            fragile.extend((0..self.alts.len()).filter(|&i| self.kills[i].count_ones() <= 2));
+            fragile.extend((0..self.kills.len()).filter(|&i| self.kills[i].count_ones() <= 2));
             let admitted: Vec<usize> = fragile
                 .iter()
                 .copied()
@@ -164,9 +209,8 @@ impl<'a> Shaper<'a> {
 
     /// The cages (as a bit mask) holding a cell where pool grid `i` differs.
     fn touched(&self, i: usize) -> u64 {
-        let alt = &self.alts[i];
-        (0..alt.len())
-            .filter(|&c| alt[c] != self.solution[c])
+        (0..self.columns.len())
+            .filter(|&c| self.columns[c][i] != self.solution[c])
             .fold(0, |m, c| m | 1 << self.owner[c])
     }
 
@@ -247,21 +291,25 @@ impl<'a> Shaper<'a> {
         admitted: usize,
     ) -> usize {
         let both = 1u64 << from | 1u64 << to;
-        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
-        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
+        let nd = self.g.size() + 1;
+        let xi = x.as_index();
+        let sx = self.solution[xi];
+        let bit = 1u32 << sx;
+        let (rest, joined) = (self.digits[from] & !bit, self.digits[to] | bit);
         let mut after = admitted;
         for &i in fragile {
             let k = self.kills[i];
             if k & !both != 0 {
                 continue;
             }
-            let v = self.alts[i][xi] as usize;
-            let d = v as i16 - sx;
-            let (a, b) = (i * nc + from, i * nc + to);
-            let a_repeats = self.repeats[a] - u8::from(self.counts[a * nd + v] > 1);
-            let b_repeats = self.repeats[b] + u8::from(self.counts[b * nd + v] > 0);
-            let killed =
-                self.delta[a] - d != 0 || a_repeats > 0 || self.delta[b] + d != 0 || b_repeats > 0;
+            let (mut a, mut b) = (self.tallies[from][i], self.tallies[to][i]);
+            let v = self.columns[xi][i];
+            if v != sx {
+                let j = i * nd + v as usize;
+                a = a.without(v, sx, self.counts[from][j]);
+                b = b.with(v, sx, self.counts[to][j]);
+            }
+            let killed = a.kills(rest) || b.kills(joined);
             match (k == 0, killed) {
                 (true, true) => after -= 1,
                 (false, false) => after += 1,
@@ -273,34 +321,48 @@ impl<'a> Shaper<'a> {
 
     /// Move `x` into cage `to`, updating the pool's kills of the two cages.
     fn apply(&mut self, x: Cell, to: usize) {
-        let from = self.owner[x.as_index()];
-        let bit = 1u32 << self.solution[x.as_index()];
+        let xi = x.as_index();
+        let from = self.owner[xi];
+        let sx = self.solution[xi];
+        let bit = 1u32 << sx;
         self.cages[from].retain(|&c| c != x);
         self.digits[from] &= !bit;
         self.cages[to].push(x);
         self.digits[to] |= bit;
-        self.owner[x.as_index()] = to;
-        let (nc, nd) = (self.cages.len(), self.g.size() + 1);
-        let (xi, sx) = (x.as_index(), self.solution[x.as_index()] as i16);
-        for (i, alt) in self.alts.iter().enumerate() {
-            let v = alt[xi] as usize;
-            let d = v as i16 - sx;
-            let (a, b) = (i * nc + from, i * nc + to);
-            self.delta[a] -= d;
-            self.counts[a * nd + v] -= 1;
-            self.repeats[a] -= u8::from(self.counts[a * nd + v] > 0);
-            self.delta[b] += d;
-            self.repeats[b] += u8::from(self.counts[b * nd + v] > 0);
-            self.counts[b * nd + v] += 1;
-            let mut k = self.kills[i] & !(1u64 << from | 1u64 << to);
-            if self.delta[a] != 0 || self.repeats[a] > 0 {
-                k |= 1 << from;
+        self.owner[xi] = to;
+        let nd = self.g.size() + 1;
+        let (df, dt) = (self.digits[from], self.digits[to]);
+        let others = !(1u64 << from | 1u64 << to);
+        let (tf, tt) = pair_mut(&mut self.tallies, from, to);
+        let (cf, ct) = pair_mut(&mut self.counts, from, to);
+        for (i, &v) in self.columns[xi].iter().enumerate() {
+            if v != sx {
+                // The grid differs at `x`: its difference moves between the two tallies.
+                let j = i * nd + v as usize;
+                tf[i] = tf[i].without(v, sx, cf[j]);
+                cf[j] -= 1;
+                tt[i] = tt[i].with(v, sx, ct[j]);
+                ct[j] += 1;
+            } else if (tf[i].added | tt[i].added) & bit == 0 {
+                // Only the solution digit at `x` moved, and the grid adds it in neither cage.
+                continue;
             }
-            if self.delta[b] != 0 || self.repeats[b] > 0 {
-                k |= 1 << to;
-            }
-            self.kills[i] = k;
+            let k = self.kills[i] & others;
+            self.kills[i] =
+                k | u64::from(tf[i].kills(df)) << from | u64::from(tt[i].kills(dt)) << to;
         }
+    }
+}
+
+/// The two distinct items `a` and `b` of `v`, both mutable.
+fn pair_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    debug_assert_ne!(a, b);
+    if a < b {
+        let (head, tail) = v.split_at_mut(b);
+        (&mut head[a], &mut tail[0])
+    } else {
+        let (head, tail) = v.split_at_mut(a);
+        (&mut tail[0], &mut head[b])
     }
 }
 
