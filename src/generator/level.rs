@@ -263,7 +263,7 @@ pub fn reach<R: Rng>(
 }
 
 /// The event of a kept cage edit graded `level` (`None`: past the target).
-fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
+pub(super) fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
     Event::Level {
         edit,
         level,
@@ -274,7 +274,7 @@ fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
 }
 
 /// The event of an edit undone (past the target, or not unique).
-fn undone(edit: LevelEdit) -> Event {
+pub(super) fn undone(edit: LevelEdit) -> Event {
     Event::Level {
         edit,
         level: None,
@@ -335,7 +335,9 @@ fn distance(a: Level, b: Level) -> usize {
     (a as usize).abs_diff(b as usize)
 }
 
-fn is_unique(puzzle: &Puzzle, rec: &mut Recorder) -> bool {
+/// Is `puzzle` proved unique by the solver within `MERGE_CHECK_NODES` (undecided = no)? `rec`
+/// hears of the check.
+pub(super) fn is_unique(puzzle: &Puzzle, rec: &mut Recorder) -> bool {
     let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
     rec.emit(|| Event::Check {
         subject: CheckSubject::Merge,
@@ -360,6 +362,17 @@ fn merge_cages<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Option<Puzzle> {
+    let &(i, j) = merge_pairs(puzzle, solution, max_size).choose(rng)?;
+    merge_pair(puzzle, i, j)
+}
+
+/// The pairs `(i, j)`, `i < j`, of touching cages whose digits differ and whose union fits
+/// `max_size`: the merges that keep the solution.
+pub(super) fn merge_pairs(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    max_size: usize,
+) -> Vec<(usize, usize)> {
     let g = puzzle.geometry();
     let cages = puzzle.cages();
     let mut owner = vec![usize::MAX; g.cell_count()];
@@ -390,7 +403,12 @@ fn merge_cages<R: Rng>(
             }
         }
     }
-    let &(i, j) = pairs.choose(rng)?;
+    pairs
+}
+
+/// The puzzle with cages `i` and `j` (a pair of [`merge_pairs`]) merged into one, placed last.
+pub(super) fn merge_pair(puzzle: &Puzzle, i: usize, j: usize) -> Option<Puzzle> {
+    let cages = puzzle.cages();
     let mut cells = cages[i].cells.clone();
     cells.extend_from_slice(&cages[j].cells);
     cells.sort();
@@ -402,7 +420,7 @@ fn merge_cages<R: Rng>(
         .map(|(_, c)| c.clone())
         .collect();
     next.push(merged);
-    Puzzle::new(g.clone(), puzzle.givens().clone(), next).ok()
+    Puzzle::new(puzzle.geometry().clone(), puzzle.givens().clone(), next).ok()
 }
 
 /// A cage of four or more cells cut into two connected parts of two or more cells.
