@@ -9,7 +9,10 @@
 //! first steps already need cage combinations against each other. So an extreme item starts from
 //! a layout of such cages and merges touching cages, choosing the merge that leaves the fewest of
 //! those easy ways in (then the fewest cages inside one box), each merge checked unique by the
-//! solver, until none is left and the grader needs more than expert.
+//! solver, until none is left, the grader needs more than expert, and its path needs trial (as
+//! every tarek killer's does: no technique of the ladder, set theory and forcing chains
+//! included, finishes them; pencilmark rated the extremes that a set-theory or forcing-chain step
+//! finishes Medium/Hard, 12.3-14.3).
 
 use super::cage_layout::LayoutRules;
 use super::level::{self, Reached};
@@ -29,7 +32,7 @@ pub const MAX_CAGE: usize = 5;
 /// Merges an extreme item makes on one layout before a fresh one is drawn.
 const MERGES: u32 = 24;
 /// Merges tried (checked unique) for one step before the layout is given up.
-const TRIES: usize = 8;
+const TRIES: usize = 16;
 
 /// Does the extreme path shape this configuration's extremes? 9x9 killers on 3x3 boxes with zero
 /// givens and the default `book` builder (the shapes measured against tarek's); other grids keep
@@ -141,7 +144,7 @@ fn is_one_cell(house: &CellSet, cages: &[CellSet]) -> bool {
 
 /// Steer a unique zero-given killer to extreme: merge touching cages (the merge leaving the
 /// fewest easy ways in, then the fewest cages inside a box; each checked unique) until the layout
-/// has no easy way in and the grader needs a rung above expert. `max_size` bounds merged cages
+/// has no easy way in, the grader needs a rung above expert and its path needs trial. `max_size` bounds merged cages
 /// (at most [`MAX_CAGE`]). `rec` hears of every merge.
 pub fn reach<R: Rng>(
     puzzle: Puzzle,
@@ -158,7 +161,9 @@ pub fn reach<R: Rng>(
             && grader::grade::grade_within(&puzzle, Some(solution), Level::Expert).is_none()
         {
             let grade = grader::grade::walk(&puzzle, Some(solution), false).grade;
-            return Reached::OnLevel(puzzle, grade);
+            if grade.trial {
+                return Reached::OnLevel(puzzle, grade);
+            }
         }
         match merge(&puzzle, solution, max_size, rec, rng) {
             Some(next) => puzzle = next,
@@ -283,6 +288,10 @@ mod tests {
                     assert!(p.cages().iter().all(|c| (2..=MAX_CAGE).contains(&c.len())));
                     assert_eq!(Structure::of(p).easy_ways_in(), 0);
                     assert_eq!(g.metrics.grade.level, Some(Level::Extreme));
+                    assert!(
+                        g.metrics.grade.trial,
+                        "no technique of the ladder finishes it"
+                    );
                     made += 1;
                 }
                 Outcome::Rejected(Rejection::OffLevel { target }) => {
