@@ -2,8 +2,9 @@
 
 2. the hardest published killers (tarek_odd, the Wecoc puzzles of hard_killers) graded by
    `sudoku-press rate`: trial, forcing chains and which set-theory rungs fired, per puzzle;
-3. `generate --level extreme` on 2 threads: puzzles a minute, pencilmark's band and difficulty
-   of each, and cage statistics beside tarek's;
+3. `generate --level extreme` on 2 threads for each of --extreme-seeds (and --base's binary
+   beside): puzzles a minute, CPU an extreme, pencilmark's band and difficulty of each (cached),
+   the median and band histogram, and cage statistics beside tarek's;
 4. `generate --level medium/hard/expert`: Spearman rho between our score and pencilmark's
    difficulty inside each level.
 
@@ -267,7 +268,8 @@ def main() -> None:
     ap.add_argument("--extreme-seeds", default="31,32",
                     help="goal 3: seeds of the extreme batches, e.g. 31,32")
     ap.add_argument("--base", help="goal 3: an older binary whose extremes are rated beside")
-    ap.add_argument("--cache", default="output/pencilmark-extreme-cache.jsonl",
+    ap.add_argument("--cache", default=str(Path(__file__).resolve().parent.parent / "output"
+                                           / "pencilmark-extreme-cache.jsonl"),
                     help="goal 3: pencilmark's answers, kept between runs")
     ap.add_argument("--seconds", type=float, default=120, help="pencilmark's limit per puzzle")
     args = ap.parse_args()
