@@ -280,7 +280,13 @@ fn generate_checked(
         level::small_cage_rules(config, target).or_else(|| extreme::start_rules(config, target));
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
     let mut rejection = Rejection::OffLevel { target };
-    for _ in 0..LEVEL_ATTEMPTS {
+    let shaped_extreme = target == grader::Level::Extreme && extreme::applies(config);
+    let attempts = if shaped_extreme {
+        extreme::ATTEMPTS
+    } else {
+        LEVEL_ATTEMPTS
+    };
+    for _ in 0..attempts {
         let rules = small.as_ref().unwrap_or(&resolved.rules);
         let made = unique_puzzle(config, rules, &geometry, &solution, checker, rec, rng);
         let (puzzle, stats, repairs) = match made {
@@ -295,7 +301,7 @@ fn generate_checked(
             }
             Err(r) => return Outcome::Rejected(r),
         };
-        let reached = if target == grader::Level::Extreme && extreme::applies(config) {
+        let reached = if shaped_extreme {
             extreme::reach(puzzle, &solution, max_size, rec, level_rng)
         } else if puzzle.is_killer() {
             level::reach(puzzle, &solution, target, max_size, rec, level_rng)
