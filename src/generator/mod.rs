@@ -8,6 +8,7 @@
 
 pub mod cage_layout;
 mod config;
+pub mod extreme;
 pub mod fill;
 pub mod jigsaw;
 pub mod level;
@@ -35,7 +36,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "18";
+pub const GENERATOR_VERSION: &str = "19";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,10 +310,17 @@ fn generate_checked(
     // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
     // it; easy, medium and (9x9) hard targets draw small cages (`small_cage_rules`).
     rec.emit(|| Event::Target { level: target });
-    let small = level::small_cage_rules(config, target);
+    let small =
+        level::small_cage_rules(config, target).or_else(|| extreme::start_rules(config, target));
     let max_size = config.max_cage_size.map_or(geometry.size(), usize::from);
     let mut rejection = Rejection::OffLevel { target };
-    for _ in 0..LEVEL_ATTEMPTS {
+    let shaped_extreme = target == grader::Level::Extreme && extreme::applies(config);
+    let attempts = if shaped_extreme {
+        extreme::ATTEMPTS
+    } else {
+        LEVEL_ATTEMPTS
+    };
+    for _ in 0..attempts {
         let rules = small.as_ref().unwrap_or(&resolved.rules);
         let made = unique_puzzle(config, rules, &geometry, &solution, checker, rec, rng);
         let (puzzle, stats, repairs) = match made {
@@ -327,7 +335,9 @@ fn generate_checked(
             }
             Err(r) => return Outcome::Rejected(r),
         };
-        let reached = if puzzle.is_killer() {
+        let reached = if shaped_extreme {
+            extreme::reach(puzzle, &solution, max_size, rec, level_rng)
+        } else if puzzle.is_killer() {
             level::reach(puzzle, &solution, target, max_size, rec, level_rng)
         } else {
             let grade = grader::grade(&puzzle);
