@@ -132,6 +132,16 @@ pub enum Event {
         /// Why, in words.
         reason: String,
     },
+    /// No layout of a shaped extreme item needed trial: the hardest puzzle above expert that its
+    /// attempts met is taken back.
+    Fallback {
+        /// That puzzle's layout.
+        cages: Vec<Cage>,
+        /// The layouts tried.
+        attempts: usize,
+        /// Its grade's score.
+        score: f64,
+    },
     /// The puzzle is finished.
     Done {
         /// Its level (`None` if unrated).

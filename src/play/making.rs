@@ -304,6 +304,17 @@ fn step_of(event: &Event, n: usize) -> MakingStep {
             ..MakingStep::new("level", level_text(*edit, *level, *kept))
         },
         Event::Retry { reason } => MakingStep::new("level", format!("Attempt given up: {reason}.")),
+        Event::Fallback {
+            cages,
+            attempts,
+            score,
+        } => MakingStep {
+            cages: Some(cages_of(cages)),
+            ..MakingStep::new(
+                "level",
+                format!("None of the {attempts} layouts reached trial: the hardest puzzle above expert they met (score {score:.1}) is taken back."),
+            )
+        },
         Event::Done { level, score } => MakingStep::new(
             "done",
             match level {
