@@ -239,7 +239,7 @@ fn merge<R: Rng>(
         .collect();
     ranked.shuffle(rng);
     ranked.sort_by_key(|(key, _)| *key);
-    let edit = LevelEdit::Merge { count: 1 };
+    let edit = LevelEdit::Shape;
     for (_, next) in ranked.into_iter().take(TRIES) {
         let check = MergeCheck::of(&next);
         check.tell(rec);

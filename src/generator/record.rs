@@ -58,6 +58,9 @@ pub enum LevelEdit {
     },
     /// A big cage split in two (easier).
     Split,
+    /// Two touching cages merged, the pair leaving a shaped extreme the fewest easy ways in
+    /// (`extreme::reach`; not graded one by one).
+    Shape,
     /// One more given from the solution (easier, plain puzzles).
     Given,
 }
