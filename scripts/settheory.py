@@ -221,6 +221,9 @@ def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float,
                 trial = g.get("techniques", {}).get("trial", 0)
                 print(f"| {i} | {g.get('level')} | {g.get('score')} | {g.get('hardest')} | "
                       f"{trial} | {band} | {diff} |")
+            gated = sum(1 for g in grades if g.get("techniques", {}).get("trial", 0))
+            print(f"\ntrial in our grader: {gated} of {len(grades)} (a shaped extreme without it "
+                  f"is the hardest above expert its item met: no layout needed trial)\n")
             median = f"{statistics.median(diffs):.1f}" if diffs else "-"
             histogram = ", ".join(f"{b} {bands[b]}" for b in BANDS + tuple(
                 sorted(set(bands) - set(BANDS))) if b in bands)
