@@ -2,8 +2,9 @@
 
 2. the hardest published killers (tarek_odd, the Wecoc puzzles of hard_killers) graded by
    `sudoku-press rate`: trial, forcing chains and which set-theory rungs fired, per puzzle;
-3. `generate --level extreme` on 2 threads: puzzles a minute, pencilmark's band and difficulty
-   of each, and cage statistics beside tarek's;
+3. `generate --level extreme` on 2 threads for each of --extreme-seeds (and --base's binary
+   beside): puzzles a minute, CPU an extreme, pencilmark's band and difficulty of each (cached),
+   the median and band histogram, and cage statistics beside tarek's;
 4. `generate --level medium/hard/expert`: Spearman rho between our score and pencilmark's
    difficulty inside each level.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -79,25 +81,47 @@ def combos_count(size: int, total: int, n: int = 9) -> int:
     return sum(1 for c in combinations(range(1, n + 1), size) if sum(c) == total)
 
 
-def cage_stats(puzzle: dict) -> tuple[int, int, int]:
-    """(single-combination cages, one-cell rule-of-45 houses, cages crossing boxes)."""
+STAT_COLUMNS = ("cages", "largest cage", "pairs", "single-combination cages",
+                "combinations a cage", "one-cell rule-of-45 houses", "cages crossing boxes",
+                "innie/outie cells a house")
+
+
+def cage_stats(puzzle: dict) -> tuple[float, ...]:
+    """One puzzle's layout, in STAT_COLUMNS order: cages, largest cage, two-cell cages,
+    single-combination cages, mean digit combinations of a cage's sum, houses whose rule of 45
+    isolates one cell (one innie or one outie), cages crossing boxes, and the innie/outie cells of
+    a house (the fewer of the two, averaged over the houses)."""
     n = puzzle["size"]
     hs = houses(puzzle, puzzle.get("id", "?"))
     boxes = hs[2 * n:]
     box_of = {c: b for b, cells in enumerate(boxes) for c in cells}
     cages = [set(c["cells"]) for c in puzzle["cages"]]
-    single = sum(1 for c in puzzle["cages"] if combos_count(len(c["cells"]), c["sum"], n) == 1)
+    combos = [combos_count(len(c["cells"]), c["sum"], n) for c in puzzle["cages"]]
     crossing = sum(1 for c in cages if len({box_of[x] for x in c}) > 1)
-    one_cell = 0
+    one_cell, io = 0, []
     for h in hs:
         hs_set = set(h)
-        inside = set().union(*[c for c in cages if c <= hs_set]) if cages else set()
+        inside = set().union(*[c for c in cages if c <= hs_set])
         touching = set().union(*[c for c in cages if c & hs_set])
-        innies = hs_set - inside
-        outies = touching - hs_set
+        innies, outies = hs_set - inside, touching - hs_set
         # A single innie (whole cages leave one cell) or a single outie (one cell sticks out).
-        one_cell += len(innies) == 1 or (len(outies) == 1 and hs_set <= touching)
-    return single, one_cell, crossing
+        one_cell += len(innies) == 1 or len(outies) == 1
+        io.append(min(len(innies), len(outies)))
+    return (len(cages), max(len(c) for c in cages), sum(len(c) == 2 for c in cages),
+            sum(x == 1 for x in combos), statistics.fmean(combos), one_cell, crossing,
+            statistics.fmean(io))
+
+
+def print_cage_stats(rows: list[tuple[str, list[dict]]]) -> None:
+    """Per-puzzle means of `cage_stats`, one table row a set."""
+    print("| set | n | " + " | ".join(STAT_COLUMNS) + " |")
+    print("|---|---|" + "---|" * len(STAT_COLUMNS))
+    for name, ps in rows:
+        if ps:
+            stats = [cage_stats(p) for p in ps]
+            means = [statistics.fmean(s[i] for s in stats) for i in range(len(STAT_COLUMNS))]
+            print(f"| {name} | {len(ps)} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
+    print()
 
 
 def pencilmark_doc(p: dict) -> dict:
@@ -126,48 +150,91 @@ def pencilmark_rate(p: dict, seconds: float) -> tuple[str, float | None]:
 
 def generate(binary: str, level: str, count: int, seed: int, threads: int,
              tmp: Path) -> tuple[list[dict], float]:
-    db = tmp / f"{level}.db"
+    puzzles, wall, _ = generate_timed(binary, level, count, seed, threads, tmp)
+    return puzzles, wall
+
+
+def generate_timed(binary: str, level: str, count: int, seed: int, threads: int,
+                   tmp: Path) -> tuple[list[dict], float, float]:
+    """`generate --level LEVEL` into a fresh database: its puzzles, wall and CPU seconds."""
+    db = tmp / f"{level}-{seed}-{Path(binary).name}.db"
+    db.unlink(missing_ok=True)
+    before = os.times()
     t0 = time.time()
     subprocess.run([binary, "generate", "--level", level, "-n", str(count), "--seed",
                     str(seed), "-j", str(threads), "--db", str(db)],
                    check=True, capture_output=True, text=True)
     wall = time.time() - t0
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system
+                                                          - before.children_system)
     out = subprocess.run([binary, "export", "--db", str(db), "--format", "jsonl"],
                          check=True, capture_output=True, text=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()], wall
+    return [json.loads(line) for line in out.splitlines() if line.strip()], wall, cpu
 
 
-def goal3(binary: str, data: Path, count: int, seed: int, seconds: float, tmp: Path) -> None:
-    print("## Goal 3: extreme on demand\n")
-    print(f"load {load()}\n")
-    puzzles, wall = generate(binary, "extreme", count, seed, 2, tmp)
-    print(f"`generate --level extreme -n {count} --seed {seed} -j 2`: {len(puzzles)} puzzles in "
-          f"{wall:.0f} s wall = **{60 * len(puzzles) / max(wall, 1e-9):.2f} a minute**\n")
-    grades = rate_lines(binary, puzzles, tmp)
-    print("| # | our level | our score | pencilmark band | difficulty |")
-    print("|---|---|---|---|---|")
-    diffs = []
-    for i, (p, g) in enumerate(zip(puzzles, grades)):
+BANDS = ("Very Easy", "Easy", "Medium", "Hard", "Very Hard", "Extreme")
+
+
+def pencilmark_cached(p: dict, seconds: float, cache: Path) -> tuple[str, float | None]:
+    """`pencilmark_rate`, remembered in `cache` (JSON lines keyed by the puzzle's cages): 20-60 s
+    of CPU a generated extreme, more for tarek-like ones, so reruns only rate new puzzles."""
+    key = json.dumps([p["size"], p["givens"], sorted((c["sum"], c["cells"]) for c in p["cages"])])
+    known = {}
+    if cache.is_file():
+        for line in cache.open():
+            if line.strip():
+                entry = json.loads(line)
+                known[entry["key"]] = (entry["band"], entry["difficulty"])
+    if key not in known:
         band, diff = pencilmark_rate(p, seconds)
-        if diff is not None:
-            diffs.append(diff)
-        print(f"| {i} | {g.get('level')} | {g.get('score')} | {band} | {diff} |")
-    if diffs:
-        print(f"\npencilmark difficulty median {statistics.median(diffs):.1f} "
-              f"(n {len(diffs)} of {len(puzzles)})\n")
+        with cache.open("a") as out:
+            out.write(json.dumps({"key": key, "band": band, "difficulty": diff}) + "\n")
+        known[key] = (band, diff)
+    return known[key]
+
+
+def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float, tmp: Path,
+          base: str | None, cache: Path) -> None:
+    print("## Goal 3: extreme on demand\n")
+    builds = [("new", binary)] + ([("base", base)] if base else [])
+    rows = []
+    for name, build in builds:
+        for seed in seeds:
+            print(f"### {name} build `{build}`, seed {seed}\n")
+            print(f"load {load()}\n")
+            puzzles, wall, cpu = generate_timed(build, "extreme", count, seed, 2, tmp)
+            made = max(len(puzzles), 1)
+            print(f"`generate --level extreme -n {count} --seed {seed} -j 2`: {len(puzzles)} "
+                  f"puzzles, {wall:.1f} s wall = **{60 * len(puzzles) / max(wall, 1e-9):.0f} a "
+                  f"minute**, {cpu:.2f} s CPU = {1000 * cpu / made:.0f} ms CPU an extreme\n")
+            grades = rate_lines(build, puzzles, tmp)
+            print("| # | our level | our score | hardest step | trial steps | pencilmark band | "
+                  "difficulty |")
+            print("|---|---|---|---|---|---|---|")
+            diffs, bands = [], {}
+            for i, (p, g) in enumerate(zip(puzzles, grades)):
+                band, diff = pencilmark_cached(p, seconds, cache)
+                bands[band] = bands.get(band, 0) + 1
+                if diff is not None:
+                    diffs.append(diff)
+                trial = g.get("techniques", {}).get("trial", 0)
+                print(f"| {i} | {g.get('level')} | {g.get('score')} | {g.get('hardest')} | "
+                      f"{trial} | {band} | {diff} |")
+            gated = sum(1 for g in grades if g.get("techniques", {}).get("trial", 0))
+            print(f"\ntrial in our grader: {gated} of {len(grades)} (a shaped extreme without it "
+                  f"is the hardest above expert its item met: no layout needed trial)\n")
+            median = f"{statistics.median(diffs):.1f}" if diffs else "-"
+            histogram = ", ".join(f"{b} {bands[b]}" for b in BANDS + tuple(
+                sorted(set(bands) - set(BANDS))) if b in bands)
+            print(f"\npencilmark difficulty median **{median}** (n {len(diffs)} of "
+                  f"{len(puzzles)}); bands: {histogram}\n")
+            rows.append((f"{name} extreme, seed {seed}", puzzles))
     tarek = data / "killer" / "tarek_odd.jsonl"
-    print("| set | single-combination cages / puzzle | one-cell rule-of-45 houses / puzzle | "
-          "cages crossing boxes / puzzle |")
-    print("|---|---|---|---|")
-    rows = [("generated extreme", puzzles)]
     if tarek.is_file():
         rows.append(("tarek_odd", [json.loads(x) for x in tarek.open() if x.strip()]))
-    for name, ps in rows:
-        stats = [cage_stats(p) for p in ps]
-        if stats:
-            means = [statistics.fmean(s[i] for s in stats) for i in range(3)]
-            print(f"| {name} | {means[0]:.2f} | {means[1]:.2f} | {means[2]:.1f} |")
-    print()
+    print("Cage statistics, per puzzle:\n")
+    print_cage_stats(rows)
 
 
 def rate_lines(binary: str, puzzles: list[dict], tmp: Path) -> list[dict]:
@@ -196,9 +263,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="target/release/sudoku-press")
     ap.add_argument("--goals", default="2,3,4", help="which goals to measure, e.g. 2 or 3,4")
-    ap.add_argument("--extreme", type=int, default=10, help="extreme puzzles to generate")
+    ap.add_argument("--extreme", type=int, default=20, help="extreme items a seed (goal 3)")
     ap.add_argument("--per-level", type=int, default=30, help="puzzles per level for goal 4")
     ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--extreme-seeds", default="31,32",
+                    help="goal 3: seeds of the extreme batches, e.g. 31,32")
+    ap.add_argument("--base", help="goal 3: an older binary whose extremes are rated beside")
+    ap.add_argument("--cache", default=str(Path(__file__).resolve().parent.parent / "output"
+                                           / "pencilmark-extreme-cache.jsonl"),
+                    help="goal 3: pencilmark's answers, kept between runs")
     ap.add_argument("--seconds", type=float, default=120, help="pencilmark's limit per puzzle")
     args = ap.parse_args()
     data = default_data()
@@ -207,7 +280,9 @@ def main() -> None:
         if 2 in goals:
             goal2(args.bin, data)
         if 3 in goals:
-            goal3(args.bin, data, args.extreme, args.seed, args.seconds, Path(tmp))
+            seeds = [int(x) for x in args.extreme_seeds.split(",") if x]
+            goal3(args.bin, data, args.extreme, seeds, args.seconds, Path(tmp), args.base,
+                  Path(args.cache))
         if 4 in goals:
             goal4(args.bin, args.per_level, args.seed, args.seconds)
 

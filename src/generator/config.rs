@@ -192,6 +192,8 @@ pub struct Resolved {
     pub rules: LayoutRules,
     /// Target levels with their weights, easiest first (empty: no target, any level).
     pub levels: Vec<(Level, f64)>,
+    /// How an item aimed at extreme is made (shaped on demand, or merged in a default batch).
+    pub extreme: super::extreme::ExtremeKind,
 }
 
 impl GeneratorConfig {
@@ -272,6 +274,7 @@ impl GeneratorConfig {
         };
         Ok(Resolved {
             levels,
+            extreme: super::extreme::ExtremeKind::of(self),
             geometry,
             rules: LayoutRules {
                 max_size: max_cage_size,

@@ -272,7 +272,7 @@ pub fn reach<R: Rng>(
 }
 
 /// The event of a kept cage edit graded `level` (`None`: past the target).
-fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
+pub(super) fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
     Event::Level {
         edit,
         level,
@@ -283,7 +283,7 @@ fn kept_cages(edit: LevelEdit, level: Option<Level>, puzzle: &Puzzle) -> Event {
 }
 
 /// The event of an edit undone (past the target, or not unique).
-fn undone(edit: LevelEdit) -> Event {
+pub(super) fn undone(edit: LevelEdit) -> Event {
     Event::Level {
         edit,
         level: None,
@@ -346,15 +346,16 @@ fn distance(a: Level, b: Level) -> usize {
 
 /// The solver's word on a merged layout, within `MERGE_CHECK_NODES`.
 #[derive(Copy, Clone, Debug)]
-struct MergeCheck {
+pub(super) struct MergeCheck {
     /// Exactly one solution, proven.
-    unique: bool,
+    pub(super) unique: bool,
     verdict: CheckVerdict,
     nodes: u64,
 }
 
 impl MergeCheck {
-    fn of(puzzle: &Puzzle) -> Self {
+    /// Check `puzzle` (count to two within `MERGE_CHECK_NODES`).
+    pub(super) fn of(puzzle: &Puzzle) -> Self {
         let report = solver::solve_within(puzzle, 2, MERGE_CHECK_NODES);
         MergeCheck {
             unique: report.complete && report.solutions.len() == 1,
@@ -368,7 +369,7 @@ impl MergeCheck {
     }
 
     /// Tell the recorder of the check.
-    fn tell(&self, rec: &mut Recorder) {
+    pub(super) fn tell(&self, rec: &mut Recorder) {
         rec.emit(|| Event::Check {
             subject: CheckSubject::Merge,
             verdict: self.verdict,
@@ -388,6 +389,17 @@ fn merge_cages<R: Rng>(
     max_size: usize,
     rng: &mut R,
 ) -> Option<Puzzle> {
+    let &(i, j) = merge_pairs(puzzle, solution, max_size).choose(rng)?;
+    merge_pair(puzzle, i, j)
+}
+
+/// The pairs `(i, j)`, `i < j`, of touching cages whose digits differ and whose union fits
+/// `max_size`: the merges that keep the solution.
+pub(super) fn merge_pairs(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    max_size: usize,
+) -> Vec<(usize, usize)> {
     let g = puzzle.geometry();
     let cages = puzzle.cages();
     let mut owner = vec![usize::MAX; g.cell_count()];
@@ -418,7 +430,12 @@ fn merge_cages<R: Rng>(
             }
         }
     }
-    let &(i, j) = pairs.choose(rng)?;
+    pairs
+}
+
+/// The puzzle with cages `i` and `j` (a pair of [`merge_pairs`]) merged into one, placed last.
+pub(super) fn merge_pair(puzzle: &Puzzle, i: usize, j: usize) -> Option<Puzzle> {
+    let cages = puzzle.cages();
     let mut cells = cages[i].cells.clone();
     cells.extend_from_slice(&cages[j].cells);
     cells.sort();
@@ -430,7 +447,7 @@ fn merge_cages<R: Rng>(
         .map(|(_, c)| c.clone())
         .collect();
     next.push(merged);
-    Puzzle::new(g.clone(), puzzle.givens().clone(), next).ok()
+    Puzzle::new(puzzle.geometry().clone(), puzzle.givens().clone(), next).ok()
 }
 
 /// A cage of four or more cells cut into two connected parts of two or more cells.

@@ -58,6 +58,9 @@ pub enum LevelEdit {
     },
     /// A big cage split in two (easier).
     Split,
+    /// Two touching cages merged, the pair leaving a shaped extreme the fewest easy ways in
+    /// (`extreme::reach`; not graded one by one).
+    Shape,
     /// One more given from the solution (easier, plain puzzles).
     Given,
 }
@@ -131,6 +134,16 @@ pub enum Event {
     Retry {
         /// Why, in words.
         reason: String,
+    },
+    /// No layout of a shaped extreme item needed trial: the hardest puzzle above expert that its
+    /// attempts met is taken back.
+    Fallback {
+        /// That puzzle's layout.
+        cages: Vec<Cage>,
+        /// The layouts tried.
+        attempts: usize,
+        /// Its grade's score.
+        score: f64,
     },
     /// The puzzle is finished.
     Done {

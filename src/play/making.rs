@@ -107,7 +107,7 @@ pub fn replay(
         Outcome::Generated(g) if &g.puzzle == puzzle && &g.solution == solution => {
             let steps: Vec<MakingStep> =
                 events.iter().map(|e| step_of(e, puzzle.size())).collect();
-            let mut steps = fold_rounds(steps);
+            let mut steps = fold_rounds(fold_attempts(&events, steps));
             diff_layouts(&mut steps);
             Ok(steps)
         }
@@ -115,6 +115,41 @@ pub fn replay(
             "Re-running item {index} of seed {seed} does not make this puzzle again (it was stored by another build), so its making cannot be replayed."
         )),
     }
+}
+
+/// Given-up attempts a recording shows whole: as many as a level item other than a shaped
+/// extreme can give up before its sixth layout makes it; past them only the first is shown.
+const ATTEMPTS_WHOLE: usize = 5;
+
+/// Tell the given-up attempts after the first in one stage that counts what they did, where
+/// there are more than [`ATTEMPTS_WHOLE`]: a shaped extreme tries up to 40 fresh layouts (its
+/// page reached 300 KB, three quarters of it such attempts), and each did what the first shows.
+/// `steps` are `events`' stages, one each.
+fn fold_attempts(events: &[Event], steps: Vec<MakingStep>) -> Vec<MakingStep> {
+    let ends: Vec<usize> = (0..events.len())
+        .filter(|&i| matches!(events[i], Event::Retry { .. }))
+        .collect();
+    if ends.len() <= ATTEMPTS_WHOLE {
+        return steps;
+    }
+    let (from, to) = (ends[0] + 1, ends[ends.len() - 1] + 1);
+    let folded = &events[from..to];
+    let count = |f: fn(&Event) -> bool| folded.iter().filter(|e| f(e)).count();
+    let layouts = count(|e| matches!(e, Event::Layout { .. }));
+    let repairs = count(|e| matches!(e, Event::Repair { .. }));
+    let checks = count(|e| matches!(e, Event::Check { .. }));
+    let kept = count(|e| matches!(e, Event::Level { kept: true, .. }));
+    let undone = count(|e| matches!(e, Event::Level { kept: false, .. }));
+    let text = format!(
+        "\u{2026} {} more attempts like it, not shown: {layouts} fresh layouts, {repairs} repairs and {checks} uniqueness checks; {kept} edits kept and {undone} undone, none reaching the target.",
+        ends.len() - 1
+    );
+    let mut out = steps;
+    let tail = out.split_off(to);
+    out.truncate(from);
+    out.push(MakingStep::new("level", text));
+    out.extend(tail);
+    out
 }
 
 /// Repair and check stages in a row beyond which the middle of the run is told in one stage.
@@ -304,6 +339,17 @@ fn step_of(event: &Event, n: usize) -> MakingStep {
             ..MakingStep::new("level", level_text(*edit, *level, *kept))
         },
         Event::Retry { reason } => MakingStep::new("level", format!("Attempt given up: {reason}.")),
+        Event::Fallback {
+            cages,
+            attempts,
+            score,
+        } => MakingStep {
+            cages: Some(cages_of(cages)),
+            ..MakingStep::new(
+                "level",
+                format!("None of the {attempts} layouts reached trial: the hardest puzzle above expert they met (score {score:.1}) is taken back."),
+            )
+        },
         Event::Done { level, score } => MakingStep::new(
             "done",
             match level {
@@ -371,7 +417,14 @@ fn level_text(edit: LevelEdit, level: Option<crate::grader::Level>, kept: bool) 
         LevelEdit::Merge { count } => format!("Merged {count} pairs of touching cages"),
         LevelEdit::Split => "Split a big cage in two".to_string(),
         LevelEdit::Given => "Added a given from the solution".to_string(),
+        LevelEdit::Shape => "Merged two touching cages".to_string(),
     };
+    if edit == LevelEdit::Shape {
+        return match kept {
+            true => "Merged the two touching cages that leave the fewest easy ways in (cages of one digit combination, houses whose rule of 45 isolates one cell); unique, kept.".into(),
+            false => "Merged the next such pair: not unique; undone.".into(),
+        };
+    }
     match (kept, level) {
         (true, Some(level)) => format!("{what}: now {level}; kept."),
         (true, None) => format!("{what}: past the target, kept to come back from above."),
@@ -412,6 +465,71 @@ mod tests {
         }
         let size = |s: &[MakingStep]| serde_json::to_string(s).unwrap().len();
         assert!(size(&compact) < size(&whole));
+    }
+
+    /// Eight given-up attempts fold into the first and one stage counting the other seven; the
+    /// last attempt, and the layout it ends with, stay whole.
+    #[test]
+    fn many_given_up_attempts_fold_into_one_stage() {
+        let cage = |sum, cells: &[u8]| {
+            Cage::new(
+                sum,
+                cells
+                    .iter()
+                    .map(|&c| crate::geometry::Cell::new(c))
+                    .collect(),
+            )
+        };
+        let layout = |k: u16| vec![cage(3 + k, &[0, 1]), cage(7, &[2, 3])];
+        let mut events = vec![Event::Target {
+            level: crate::grader::Level::Extreme,
+        }];
+        for k in 0..8 {
+            events.push(Event::Layout {
+                cages: layout(k),
+                redrawn: false,
+            });
+            events.push(Event::Check {
+                subject: CheckSubject::Merge,
+                verdict: CheckVerdict::Unique,
+                nodes: 1,
+            });
+            events.push(Event::Level {
+                edit: LevelEdit::Shape,
+                level: None,
+                kept: false,
+                cages: None,
+                givens: None,
+            });
+            events.push(Event::Retry {
+                reason: "no edit reached extreme".into(),
+            });
+        }
+        events.push(Event::Layout {
+            cages: layout(9),
+            redrawn: false,
+        });
+        events.push(Event::Done {
+            level: Some(crate::grader::Level::Extreme),
+            score: 45.0,
+        });
+        let steps: Vec<MakingStep> = events.iter().map(|e| step_of(e, 4)).collect();
+        let folded = fold_attempts(&events, steps.clone());
+        assert_eq!(folded.len(), 1 + 4 + 1 + 2);
+        assert_eq!(folded[..5], steps[..5]);
+        assert_eq!(
+            folded[5].text,
+            "\u{2026} 7 more attempts like it, not shown: 7 fresh layouts, 0 repairs and 7 uniqueness checks; 0 edits kept and 7 undone, none reaching the target."
+        );
+        assert_eq!(folded[6..], steps[steps.len() - 2..]);
+        assert_eq!(
+            layout_at(&folded, folded.len() - 1),
+            layout_at(&steps, steps.len() - 1)
+        );
+        // Five given up (the most a level item other than a shaped extreme can): all shown.
+        let five = events[..1 + 5 * 4].to_vec();
+        let steps: Vec<MakingStep> = five.iter().map(|e| step_of(e, 4)).collect();
+        assert_eq!(fold_attempts(&five, steps.clone()), steps);
     }
 
     #[test]
