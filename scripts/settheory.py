@@ -26,7 +26,7 @@ from grade_calibration import spearman  # one rank correlation for every calibra
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_common import default_data, houses, load  # noqa: E402
 
-NEW_RUNGS = ("combination_blocking", "cage_interaction")
+NEW_RUNGS = ("combination_blocking", "cage_interaction", "killer_forcing_chain")
 
 
 def rate(binary: str, path: Path) -> list[dict]:
