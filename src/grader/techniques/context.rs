@@ -23,10 +23,11 @@ pub(crate) const BLOCKING_NODES: usize = 30_000;
 pub(crate) const BLOCKING_REFUND: usize = 2_000;
 
 /// Sums a puzzle's killer forcing chains may narrow before they earn any back (see
-/// `FORCING_REFUND`): deterministic work, never time. What bounds a puzzle they cannot crack: on
-/// tarek_odd the seven puzzles still needing trial stop here (at 100,000,000 they still need
-/// one or two trials each, at twice the CPU).
-pub(crate) const FORCING_WORK: usize = 5_000_000;
+/// `FORCING_REFUND`): deterministic work, never time. What bounds a puzzle they cannot crack. On
+/// tarek_odd 1,000,000, 2,000,000 and 5,000,000 all give 12 of 19 without trial (`rate -j1`
+/// 4.1, 4.5 and 6.4 s CPU; 1.9 s without the rung); at 100,000,000 the other seven still need one
+/// or two trials each.
+pub(crate) const FORCING_WORK: usize = 1_000_000;
 
 /// Sums a killer forcing step earns back per candidate it removes: a puzzle the rung cracks
 /// keeps going.
