@@ -28,7 +28,7 @@ from grade_calibration import spearman  # one rank correlation for every calibra
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_common import default_data, houses, load  # noqa: E402
 
-NEW_RUNGS = ("combination_blocking", "cage_interaction")
+NEW_RUNGS = ("combination_blocking", "cage_interaction", "killer_forcing_chain")
 
 
 def rate(binary: str, path: Path) -> list[dict]:
@@ -65,11 +65,12 @@ def goal2(binary: str, data: Path) -> None:
                 fired[k] = fired.get(k, 0) + v
             trial, chains = t.get("trial", 0), t.get("forcing_chain", 0)
             clean += trial == 0
-            free += trial == 0 and chains == 0
+            free += trial == 0 and chains == 0 and t.get("killer_forcing_chain", 0) == 0
             row = [g["id"], g.get("level"), g.get("score"), trial, chains]
             row += [t.get(k, 0) for k in NEW_RUNGS]
             print("| " + " | ".join(str(x) for x in row) + " |")
-        print(f"\nwithout trial: **{clean}/{len(grades)}**; without trial and forcing chains: "
+        print(f"\nwithout trial: **{clean}/{len(grades)}**; without trial and forcing chains (plain "
+              f"or killer): "
               f"{free}/{len(grades)}\n")
         del start
     print("Steps per set-theory rung over these puzzles: "

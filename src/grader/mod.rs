@@ -45,6 +45,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 8: the set-theory rungs' joint search propagates, bands and stacks join cage interactions
 /// (now tried first), and a step earns nodes back (extremes' paths: most that needed trial now
 /// need none).
-pub const GRADER_VERSION: i64 = 8;
+/// 9: killer forcing chains (a cell's candidates or a digit's places followed through every cage,
+/// house and innie/outie sum of a 9x9 board) before trial (paths that needed trial).
+pub const GRADER_VERSION: i64 = 9;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -94,13 +94,15 @@ pub enum Technique {
     AlsXz,
     /// Bounded forcing chains (cell or digit forcing).
     ForcingChain,
+    /// Forcing chains followed through every cage, house and innie/outie sum of the board.
+    KillerForcingChain,
     /// Trial and error: a guess tested by the solver (the last resort).
     Trial,
 }
 
 impl Technique {
     /// Every technique, in declaration order.
-    pub const ALL: [Technique; 43] = [
+    pub const ALL: [Technique; 44] = [
         Technique::FullHouse,
         Technique::CageSingle,
         Technique::HiddenSingle,
@@ -143,6 +145,7 @@ impl Technique {
         Technique::Aic,
         Technique::AlsXz,
         Technique::ForcingChain,
+        Technique::KillerForcingChain,
         Technique::Trial,
     ];
     /// Snake-case key, as in JSON output ("hidden_single").
@@ -191,6 +194,7 @@ impl Technique {
             Aic => "aic",
             AlsXz => "als_xz",
             ForcingChain => "forcing_chain",
+            KillerForcingChain => "killer_forcing_chain",
             Trial => "trial",
         }
     }
@@ -240,6 +244,7 @@ impl Technique {
             Aic => "Alternating inference chain",
             AlsXz => "ALS-XZ",
             ForcingChain => "Forcing chain",
+            KillerForcingChain => "Killer forcing chain",
             Trial => "Trial",
         }
     }

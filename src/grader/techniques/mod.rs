@@ -207,6 +207,15 @@ pub static LADDER: &[Rung] = &[
         200.0,
         one(plain::find_forcing_chain),
     ),
+    // Issue 25: a forcing chain that follows the set-theory sums too (every cage, house and
+    // innie/outie equation of the board at once), where the plain chains and the joints above
+    // are stuck: what the forum solves tarek's killers with instead of trial. 9x9 only.
+    cage_rung(
+        T::KillerForcingChain,
+        Extreme,
+        250.0,
+        blocking::killer_forcing,
+    ),
 ];
 
 // Plain finders that remember, per house, where they found nothing (see `Context`).

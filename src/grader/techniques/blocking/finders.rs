@@ -73,7 +73,7 @@ pub(super) fn add_cage(board: &Board, joint: &mut Joint, k: usize, limit: usize)
 
 /// Add house `h` (whose empty cells are in the joint) as a sum: its empty cells take the digits
 /// not placed there, so each of those digits needs a place (hidden singles inside the search).
-fn add_house(board: &Board, joint: &mut Joint, h: House) {
+pub(super) fn add_house(board: &Board, joint: &mut Joint, h: House) {
     let mut total = (1..=board.size() as i32).sum::<i32>();
     let mut terms = Vec::with_capacity(board.size());
     for &c in board.house_cells(h) {

@@ -13,8 +13,8 @@
 use crate::geometry::Cell;
 use crate::solver::combos::Combos;
 
-/// Most cells a joint search takes (its masks are `u64`).
-pub(crate) const MAX_CELLS: usize = 64;
+/// Most cells a joint search takes (its masks are `u128`: a whole 9x9 board fits).
+pub(crate) const MAX_CELLS: usize = 128;
 
 /// One sum: `Σ coef · value = total` over some of the cells.
 #[derive(Clone, Debug)]
@@ -30,7 +30,7 @@ pub(crate) struct Joint {
     pub(crate) cells: Vec<Cell>,
     pub(crate) cands: Vec<u16>,
     /// Per cell, the cells that must hold another digit (bit per cell index).
-    pub(crate) sees: Vec<u64>,
+    pub(crate) sees: Vec<u128>,
     pub(crate) sums: Vec<Sum>,
 }
 
@@ -81,7 +81,7 @@ impl Joint {
             && values.iter().enumerate().all(|(i, &v)| {
                 (1..=16).contains(&v)
                     && self.cands[i] & (1 << (v - 1)) != 0
-                    && (0..i).all(|j| self.sees[i] & (1 << j) == 0 || values[j] != v)
+                    && (0..i).all(|j| self.sees[i] & (1u128 << j) == 0 || values[j] != v)
             })
             && self.sums.iter().all(|s| {
                 s.terms
@@ -105,12 +105,6 @@ impl Joint {
         found: &mut Vec<Vec<u8>>,
     ) -> Verdict {
         let n = self.cells.len();
-        let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (s, sum) in self.sums.iter().enumerate() {
-            for &(i, _) in &sum.terms {
-                by_cell[i].push(s);
-            }
-        }
         let mut keep = vec![0u16; n];
         found.clear();
         for seed in seeds.iter().filter(|s| self.holds(s)) {
@@ -124,36 +118,10 @@ impl Joint {
         if keep == self.cands {
             return Verdict::Keep(keep);
         }
-        let distinct: Vec<bool> = self
-            .sums
-            .iter()
-            .map(|sum| {
-                sum.terms.iter().all(|&(i, k)| {
-                    k == 1
-                        && sum
-                            .terms
-                            .iter()
-                            .all(|&(j, _)| i == j || self.sees[i] & (1 << j) != 0)
-                })
-            })
-            .collect();
-        // Digit sets by size and sum, over the digits the cells can hold.
-        let top = self.cands.iter().fold(0u16, |a, &c| a | c);
-        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
-        let mut search = Search {
-            joint: self,
-            combos,
-            by_cell: &by_cell,
-            distinct: &distinct,
-            dom: self.cands.clone(),
-            trail: Vec::new(),
-            queued: vec![false; self.sums.len()],
-            queue: Vec::new(),
-            singles: Vec::new(),
-            nodes: 0,
-            budget: 0,
-            hint: found.last().cloned().unwrap_or_else(|| vec![0; n]),
-        };
+        let mut search = self.search();
+        if let Some(hint) = found.last() {
+            search.hint.clone_from(hint);
+        }
         // The joint's own consequences first: what propagation alone removes is removed for
         // every candidate test after it.
         for s in 0..self.sums.len() {
@@ -227,6 +195,159 @@ impl Joint {
     }
 }
 
+impl Joint {
+    /// A search over the joint, nothing narrowed yet.
+    fn search(&self) -> Search<'_> {
+        let n = self.cells.len();
+        let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (s, sum) in self.sums.iter().enumerate() {
+            for &(i, _) in &sum.terms {
+                by_cell[i].push(s);
+            }
+        }
+        let distinct: Vec<bool> = self
+            .sums
+            .iter()
+            .map(|sum| {
+                sum.terms.iter().all(|&(i, k)| {
+                    k == 1
+                        && sum
+                            .terms
+                            .iter()
+                            .all(|&(j, _)| i == j || self.sees[i] & (1u128 << j) != 0)
+                })
+            })
+            .collect();
+        // Digit sets by size and sum, over the digits the cells can hold.
+        let top = self.cands.iter().fold(0u16, |a, &c| a | c);
+        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
+        Search {
+            joint: self,
+            combos,
+            by_cell,
+            distinct,
+            dom: self.cands.clone(),
+            trail: Vec::new(),
+            queued: vec![false; self.sums.len()],
+            queue: Vec::new(),
+            singles: Vec::new(),
+            nodes: 0,
+            budget: 0,
+            hint: vec![0; n],
+            revisions: 0,
+            broke: None,
+        }
+    }
+}
+
+/// Most digits a cell may have to be probed inside a branch.
+const PROBE_WIDTH: u32 = 3;
+
+/// Premises followed one at a time from a joint's own consequences, each by propagation alone
+/// (no search): what a forcing chain through the joint's sums reads.
+pub(crate) struct Forcing<'j> {
+    search: Search<'j>,
+}
+
+impl Joint {
+    /// The joint's own consequences, ready to follow premises from (`None` when they break it).
+    pub(crate) fn forcing(&self) -> Option<Forcing<'_>> {
+        let mut search = self.search();
+        for s in 0..self.sums.len() {
+            search.enqueue(s);
+        }
+        search
+            .singles
+            .extend((0..self.cells.len()).filter(|&i| self.cands[i].count_ones() == 1));
+        if !search.propagate() {
+            return None;
+        }
+        search.trail.clear();
+        Some(Forcing { search })
+    }
+}
+
+impl Forcing<'_> {
+    /// The digits each cell keeps after the joint's own consequences.
+    pub(crate) fn domains(&self) -> &[u16] {
+        &self.search.dom
+    }
+
+    /// Sums narrowed so far, by the joint's own consequences and every premise followed.
+    pub(crate) fn work(&self) -> usize {
+        self.search.revisions
+    }
+
+    /// Follow "cell `i` holds one of `mask`": the digits each cell keeps then (into `keeps`), or
+    /// what broke. With `nested`, a branch that stalls is also probed: a digit of a cell of at
+    /// most `PROBE_WIDTH` digits that breaks the branch goes from it (a chain inside the chain),
+    /// and a cell whose every digit breaks it breaks the branch.
+    pub(crate) fn follow(
+        &mut self,
+        i: usize,
+        mask: u16,
+        nested: bool,
+        keeps: &mut Vec<u16>,
+    ) -> Result<(), Broke> {
+        self.search.broke = None;
+        let mut ok = self.search.narrow(i, mask) && self.search.propagate();
+        let mut broke = self.search.broke;
+        if ok && nested {
+            match self.probe() {
+                Ok(()) => {}
+                Err(b) => (ok, broke) = (false, Some(b)),
+            }
+        }
+        if ok {
+            keeps.clear();
+            keeps.extend_from_slice(&self.search.dom);
+        }
+        self.search.undo(0);
+        match ok {
+            true => Ok(()),
+            false => Err(broke.unwrap_or(Broke::Cell(i))),
+        }
+    }
+
+    /// Probe every cell of two or three digits (`PROBE_WIDTH`) of the current state until nothing changes: a digit that breaks
+    /// the state goes; a cell whose both digits break it breaks the state.
+    fn probe(&mut self) -> Result<(), Broke> {
+        let s = &mut self.search;
+        loop {
+            let mut changed = false;
+            for j in 0..s.dom.len() {
+                let all = s.dom[j];
+                if all.count_ones() < 2 || all.count_ones() > PROBE_WIDTH {
+                    continue;
+                }
+                let mut alive = 0u16;
+                let mut todo = all;
+                while todo != 0 {
+                    let bit = todo & todo.wrapping_neg();
+                    todo &= todo - 1;
+                    let mark = s.trail.len();
+                    if s.narrow(j, bit) && s.propagate() {
+                        alive |= bit;
+                    }
+                    s.undo(mark);
+                }
+                if alive == 0 {
+                    return Err(Broke::Nested(j));
+                }
+                if alive != all {
+                    if !(s.narrow(j, alive) && s.propagate()) {
+                        return Err(s.broke.unwrap_or(Broke::Cell(j)));
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Assignments kept per item from one look to the next.
 pub(crate) const MAX_WITNESSES: usize = 64;
 
@@ -237,11 +358,12 @@ pub(crate) const MAX_WITNESSES: usize = 64;
 /// bounds for the rest).
 struct Search<'j> {
     joint: &'j Joint,
-    by_cell: &'j [Vec<usize>],
+    /// Per cell, the sums it is a term of.
+    by_cell: Vec<Vec<usize>>,
     /// Digit sets by size and sum.
     combos: &'static Combos,
     /// Per sum: are its terms all +1 over cells that must differ (a cage, a house)?
-    distinct: &'j [bool],
+    distinct: Vec<bool>,
     /// The digits each cell can still take.
     dom: Vec<u16>,
     /// (cell, its digits before a change), to undo back to a mark.
@@ -256,6 +378,21 @@ struct Search<'j> {
     /// The last assignment found: each cell tries its digit there first, so a search for the
     /// next candidate mostly repairs that assignment around the new digit.
     hint: Vec<u8>,
+    /// Sums narrowed so far (the work of a forcing branch).
+    revisions: usize,
+    /// What the last failed propagation broke.
+    broke: Option<Broke>,
+}
+
+/// What a propagation found impossible.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Broke {
+    /// The cell (index) was left without a digit.
+    Cell(usize),
+    /// The sum (index) was left without a filling.
+    Sum(usize),
+    /// Every digit of the cell (index) broke the branch in turn (a chain inside the chain).
+    Nested(usize),
 }
 
 impl Search<'_> {
@@ -273,6 +410,7 @@ impl Search<'_> {
             return true;
         }
         if new == 0 {
+            self.broke = Some(Broke::Cell(i));
             return false;
         }
         self.trail.push((i, self.dom[i]));
@@ -317,7 +455,11 @@ impl Search<'_> {
             match self.queue.pop() {
                 Some(s) => {
                     self.queued[s] = false;
+                    self.revisions += 1;
+                    self.broke = None;
                     if !self.revise(s) {
+                        // A sum that empties a cell broke there; one with no filling at all, itself.
+                        self.broke.get_or_insert(Broke::Sum(s));
                         break false;
                     }
                 }
@@ -607,5 +749,76 @@ mod tests {
             }
         }
         assert!(outcomes[0] > 100 && outcomes[1] > 100, "{outcomes:?}");
+    }
+
+    /// A branch the forcing propagation breaks has no assignment, and what the surviving
+    /// branches of a cell keep covers every assignment (random joints against the brute force).
+    #[test]
+    fn forcing_refutes_only_what_no_assignment_gives() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(26);
+        let mut refuted = 0;
+        for _ in 0..2_000 {
+            let n = rng.random_range(2..=7usize);
+            let mut j = Joint::default();
+            for i in 0..n {
+                let cands = loop {
+                    let c = rng.random::<u16>() & 0x1ff;
+                    if c != 0 {
+                        break c;
+                    }
+                };
+                j.index_of(Cell::new(i as u8), cands);
+            }
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rng.random_bool(0.5) {
+                        j.differ(a, b);
+                    }
+                }
+            }
+            for _ in 0..rng.random_range(1..4) {
+                let mut terms: Vec<(usize, i8)> = Vec::new();
+                for i in 0..n {
+                    if rng.random_bool(0.6) {
+                        terms.push((i, if rng.random_bool(0.8) { 1 } else { -1 }));
+                    }
+                }
+                if !terms.is_empty() {
+                    let total = rng.random_range(-5..=30);
+                    j.sums.push(Sum { terms, total });
+                }
+            }
+            let want = brute(&j);
+            let Some(mut forcing) = j.forcing() else {
+                assert!(want.is_none(), "{j:?}");
+                continue;
+            };
+            let Some(want) = want else { continue };
+            let base = forcing.domains().to_vec();
+            for (w, b) in want.iter().zip(&base) {
+                assert_eq!(w & !b, 0, "{j:?}");
+            }
+            let mut keeps = Vec::new();
+            for i in 0..n {
+                let mut union = vec![0u16; n];
+                let mut todo = base[i];
+                while todo != 0 {
+                    let bit = todo & todo.wrapping_neg();
+                    todo &= todo - 1;
+                    match forcing.follow(i, bit, true, &mut keeps) {
+                        Ok(()) => union.iter_mut().zip(&keeps).for_each(|(u, &k)| *u |= k),
+                        Err(_) => {
+                            refuted += 1;
+                            assert_eq!(want[i] & bit, 0, "{j:?}");
+                        }
+                    }
+                }
+                for (w, u) in want.iter().zip(&union) {
+                    assert_eq!(w & !u, 0, "{j:?}");
+                }
+            }
+        }
+        assert!(refuted > 100, "{refuted}");
     }
 }

@@ -16,7 +16,7 @@ pub mod subsets;
 pub mod wings;
 
 #[cfg(test)]
-mod soundness;
+pub(crate) mod soundness;
 
 pub use als::find_als_xz;
 pub use chains::{find_aic, find_xy_chain};

@@ -247,7 +247,7 @@ fn plain_finders_are_sound_on_random_partial_killers() {
 /// `None` after printing "skipping: <path> absent" (the folder or just the file): the same rule
 /// as the integration tests' `shared_file` (tests/integration/common.rs), which a unit test of
 /// the library cannot call.
-fn shared_file(relative: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn shared_file(relative: &str) -> Option<std::path::PathBuf> {
     let dir = std::env::var_os("SUDOKU_PRESS_DATA")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
@@ -266,7 +266,7 @@ fn shared_file(relative: &str) -> Option<std::path::PathBuf> {
 }
 
 /// Puzzles of a data file with their solutions (stored, or found by the solver).
-fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
+pub(crate) fn data_set(path: &std::path::Path) -> Vec<(Puzzle, Grid)> {
     use crate::format::Reader;
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let reader = Reader::new(std::io::BufReader::new(file), None).expect("a readable data file");

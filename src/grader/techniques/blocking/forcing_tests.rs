@@ -1,0 +1,163 @@
+//! Killer forcing chains: where they are the only move, and soundness on random and published
+//! killers (every removed candidate checked against the known solution).
+
+use super::*;
+use crate::geometry::Geometry;
+use crate::grader::grade::walk;
+use crate::grader::is_sound;
+use crate::grader::techniques::plain::soundness::{data_set, shared_file};
+use crate::grader::techniques::LADDER;
+use crate::grader::Verdict;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+
+/// Apply the rungs below killer forcing chains until none moves; `false` when the board got
+/// solved on the way (the only-move test).
+fn close_below(p: &Puzzle, board: &mut Board) -> bool {
+    let mut ctx = Context::new(p);
+    'pass: while !board.is_solved() {
+        for r in LADDER
+            .iter()
+            .take_while(|r| r.technique != Technique::KillerForcingChain)
+        {
+            let mut out = Vec::new();
+            r.find(&mut ctx, board, &mut out);
+            if !out.is_empty() {
+                for s in &out {
+                    board.apply(s).expect("sound steps keep the board possible");
+                }
+                continue 'pass;
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// Random killers (part-caged, a few givens, often many solutions): each step the rung takes,
+/// followed to its end from the first board, agrees with the solution the cages were grown on
+/// (a sound step removes only what no solution has, so any solution checks it).
+#[test]
+fn killer_forcing_is_sound_on_random_layouts() {
+    use crate::test_support::{random_puzzle, random_solution};
+    use rand::SeedableRng;
+    let g = Geometry::standard(9).unwrap();
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(2026);
+    let mut fired = 0;
+    for round in 0..60 {
+        let solution = random_solution(&g, &mut rng);
+        let cover = [1.0, 0.7, 0.4][round % 3];
+        let p = random_puzzle(&g, &solution, cover, 0.05, &mut rng);
+        let mut board = Board::new(&p);
+        for _ in 0..40 {
+            let Some(step) = forcing_step(&board) else {
+                break;
+            };
+            assert!(is_sound(&step, &solution), "{step:?}");
+            fired += 1;
+            board.apply(&step).unwrap();
+        }
+    }
+    assert!(fired > 100, "{fired} steps");
+}
+
+/// The walk with the known solution stops at the first wrong step (`Verdict::Unsound`); on the
+/// published hard killers none is wrong, and the rung takes steps there.
+#[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
+fn killer_forcing_is_sound_on_published_hard_killers() {
+    let mut fired = 0;
+    for file in ["killer/tarek_odd.jsonl", "killer/hard_killers.jsonl"] {
+        let Some(path) = shared_file(file) else {
+            continue;
+        };
+        for (p, solution) in data_set(&path).iter().step_by(2) {
+            let path = walk(p, Some(solution), false);
+            assert_ne!(path.grade.verdict, Verdict::Unsound, "{:?}", path.grade);
+            fired += path
+                .grade
+                .techniques
+                .iter()
+                .find(|t| t.0 == Technique::KillerForcingChain)
+                .map_or(0, |t| t.1);
+        }
+    }
+    assert!(fired > 0);
+}
+
+/// tarek-5 closed below the rung (every cheaper rung, the plain forcing chains and the joints
+/// included, is stuck): the killer forcing chain moves, each of its steps is sound, and followed
+/// by the cheaper rungs it finishes the puzzle without trial.
+#[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
+fn killer_forcing_is_the_only_move_on_tarek_5() {
+    let Some(path) = shared_file("killer/tarek_odd.jsonl") else {
+        return;
+    };
+    let items = data_set(&path);
+    let (p, solution) = &items[2];
+    let mut board = Board::new(p);
+    board.set_explaining(true);
+    assert!(
+        close_below(p, &mut board),
+        "tarek-5 is stuck below the rung"
+    );
+    let step = forcing_step(&board).expect("the rung moves");
+    assert!(is_sound(&step, solution), "{step:?}");
+    assert!(
+        step.reason
+            .contains("through the cages, houses and innie/outie sums"),
+        "{}",
+        step.reason
+    );
+    let path = walk(p, Some(solution), false);
+    assert_eq!(path.grade.verdict, Verdict::Unique);
+    assert!(!path.grade.trial, "{:?}", path.grade.techniques);
+}
+
+/// A constructed position: a 3(2) and a 4(2) in columns 1-2 (rows 1 and 4), the rest uncaged.
+/// The rung's first step (from a fresh board) removes only what no solution has: each removal
+/// outside the cages, given as a digit, leaves the puzzle without a solution (the solver says
+/// so); inside them, no digit of the cage's one combination goes.
+#[test]
+fn every_removal_of_a_constructed_position_is_impossible() {
+    let cell = |r: usize, c: usize| crate::geometry::Cell::new((r * 9 + c) as u8);
+    let cage = |sum: u16, cells: &[(usize, usize)]| {
+        crate::cage::Cage::new(sum, cells.iter().map(|&(r, c)| cell(r, c)).collect())
+    };
+    let g = Geometry::standard(9).unwrap();
+    let cages = vec![cage(3, &[(0, 0), (0, 1)]), cage(4, &[(3, 0), (3, 1)])];
+    let p = Puzzle::new(g.clone(), Grid::empty(9), cages.clone()).unwrap();
+    let mut board = Board::new(&p);
+    board.set_explaining(true);
+    let step = forcing_step(&board).expect("a step");
+    assert_eq!(step.technique, Technique::KillerForcingChain);
+    assert!(step.reason.starts_with("following "), "{}", step.reason);
+    for &(c, d) in &step.eliminations {
+        // A caged cell takes no given: its cage's digits are what some solution has there.
+        let caged: Option<&[u8]> = match (c.as_index() / 9, c.as_index() % 9) {
+            (0, 0) | (0, 1) => Some(&[1, 2]),
+            (3, 0) | (3, 1) => Some(&[1, 3]),
+            _ => None,
+        };
+        if let Some(digits) = caged {
+            assert!(!digits.contains(&d.get()), "{c:?} {d:?}: {}", step.reason);
+            continue;
+        }
+        let mut values = vec![0u8; 81];
+        values[c.as_index()] = d.get();
+        let givens = Grid::from_values(9, values).unwrap();
+        let with = Puzzle::new(g.clone(), givens, cages.clone()).unwrap();
+        assert!(
+            crate::solver::solve(&with, 1).solutions.is_empty(),
+            "{c:?} = {d:?} has a solution: {}",
+            step.reason
+        );
+    }
+}
