@@ -11,6 +11,7 @@
 //! module doc). Trial (taken from the known solution, recorded as such) is the last resort, so
 //! grading always ends.
 
+mod direct;
 pub mod grade;
 pub mod json;
 pub mod level;
@@ -45,6 +46,9 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 8: the set-theory rungs' joint search propagates, bands and stacks join cage interactions
 /// (now tried first), and a step earns nodes back (extremes' paths: most that needed trial now
 /// need none).
-pub const GRADER_VERSION: i64 = 8;
+/// 9: the score orders killers inside a level also by the share of the grid left for pencil
+/// marks when a solve without marks stalls (`direct`), with K and Z weighed again (scores only;
+/// levels and minutes unchanged).
+pub const GRADER_VERSION: i64 = 9;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};
