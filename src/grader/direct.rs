@@ -12,7 +12,8 @@
 //! the direct solve stalls does not depend on the order of its moves: every move found in a
 //! sweep is made at once.
 
-use crate::geometry::{Geometry, House};
+use crate::bitset::CellSet;
+use crate::geometry::{Cell, Geometry, House};
 use crate::puzzle::Puzzle;
 use crate::solver::combos::Combos;
 
@@ -40,7 +41,7 @@ struct Region {
     total: i32,
 }
 
-/// The state of a direct solve: placed values, and per cell its cage.
+/// The state of a direct solve: placed values, what each house and cage holds, and the regions.
 struct Direct {
     n: usize,
     combos: &'static Combos,
@@ -53,6 +54,18 @@ struct Direct {
     cage_of: Vec<usize>,
     regions: Vec<Region>,
     values: Vec<u8>,
+    /// Per house and per cage: the digits placed in it (bit `d − 1` for digit `d`).
+    house_placed: Vec<u16>,
+    cage_placed: Vec<u16>,
+    /// Per cage: the sum of its placed digits and its empty cells.
+    cage_sum: Vec<i32>,
+    cage_empty: Vec<usize>,
+    /// What each cell allows this sweep (0 once placed), and the moves found.
+    allowed: Vec<u16>,
+    /// Per cage: the last small-cage fillings worked out (what its empty cells allowed, the
+    /// rest of its total, what they kept), as most sweeps leave most cages as they were.
+    head: Vec<([u16; HEAD_CAGE_CELLS], i32, [u16; HEAD_CAGE_CELLS])>,
+    moves: Vec<(usize, u8)>,
 }
 
 impl Direct {
@@ -87,36 +100,60 @@ impl Direct {
                 cage_of[c] = i;
             }
         }
-        let givens = puzzle.givens();
-        let values = geometry
-            .cells()
-            .map(|c| givens.get(c).map_or(0, |d| d.get()))
-            .collect();
         let regions = regions(geometry, &houses, &cages);
-        Direct {
+        let mut direct = Direct {
             n,
             combos: Combos::of(n),
+            house_placed: vec![0; houses.len()],
+            cage_placed: vec![0; cages.len()],
+            cage_sum: vec![0; cages.len()],
+            cage_empty: cages.iter().map(|k| k.0.len()).collect(),
+            head: vec![([0; HEAD_CAGE_CELLS], -1, [0; HEAD_CAGE_CELLS]); cages.len()],
             cages,
             houses,
             houses_of,
             cage_of,
             regions,
-            values,
+            values: vec![0; cells],
+            allowed: vec![0; cells],
+            moves: Vec::new(),
+        };
+        let givens = puzzle.givens();
+        for c in geometry.cells() {
+            if let Some(d) = givens.get(c) {
+                direct.place(c.as_index(), d.get());
+            }
+        }
+        direct
+    }
+
+    /// Put `v` in the empty cell `c`.
+    fn place(&mut self, c: usize, v: u8) {
+        let bit = 1u16 << (v - 1);
+        self.values[c] = v;
+        for h in self.houses_of[c] {
+            self.house_placed[h] |= bit;
+        }
+        if let Some(k) = self.cage_placed.get_mut(self.cage_of[c]) {
+            *k |= bit;
+            self.cage_sum[self.cage_of[c]] += i32::from(v);
+            self.cage_empty[self.cage_of[c]] -= 1;
         }
     }
 
     /// Solve directly until stuck; the empty cells left.
     fn run(mut self) -> usize {
         loop {
-            let allowed = self.allowed();
-            let moves = self.moves(&allowed);
-            if moves.is_empty() {
+            self.sweep_allowed();
+            self.find_moves();
+            if self.moves.is_empty() {
                 break;
             }
-            for (c, v) in moves {
+            for i in 0..self.moves.len() {
+                let (c, v) = self.moves[i];
                 // Two different digits for one cell only in a puzzle without a solution: stop.
                 match self.values[c] {
-                    0 => self.values[c] = v,
+                    0 => self.place(c, v),
                     w if w == v => {}
                     _ => return self.empty(),
                 }
@@ -129,102 +166,93 @@ impl Direct {
         self.values.iter().filter(|&&v| v == 0).count()
     }
 
-    /// Digits set in `cells`, as a mask (bit `d − 1` for digit `d`), and their sum.
-    fn placed(&self, cells: &[usize]) -> (u16, i32) {
-        cells
-            .iter()
-            .fold((0, 0), |(m, s), &c| match self.values[c] {
-                0 => (m, s),
-                v => (m | 1 << (v - 1), s + i32::from(v)),
-            })
-    }
-
-    /// What each empty cell allows without marks (0 for a placed cell).
-    fn allowed(&self) -> Vec<u16> {
+    /// What each empty cell allows without marks, into `allowed` (0 for a placed cell).
+    fn sweep_allowed(&mut self) {
         let full = ((1u32 << self.n) - 1) as u16;
-        let house_placed: Vec<u16> = self.houses.iter().map(|h| self.placed(h).0).collect();
-        let cage_allows: Vec<(u16, u16)> = self
-            .cages
-            .iter()
-            .map(|(cells, total)| {
-                let (placed, sum) = self.placed(cells);
-                let empty = cells.iter().filter(|&&c| self.values[c] == 0).count();
-                let union = match usize::try_from(total - sum) {
-                    Ok(rest) => self
-                        .combos
-                        .get(empty, rest)
-                        .iter()
-                        .filter(|&&m| m & placed == 0)
-                        .fold(0, |u, &m| u | m),
-                    Err(_) => 0,
-                };
-                (placed, union)
-            })
-            .collect();
-        let mut allowed: Vec<u16> = (0..self.values.len())
-            .map(|c| {
-                if self.values[c] != 0 {
-                    return 0;
-                }
-                let mut m = full;
-                for &h in &self.houses_of[c] {
-                    m &= !house_placed[h];
-                }
-                if let Some(&(placed, union)) = cage_allows.get(self.cage_of[c]) {
-                    m &= !placed & union;
-                }
-                m
-            })
-            .collect();
-        for (cells, total) in &self.cages {
-            self.fill_in_head(cells, *total, &mut allowed);
+        for c in 0..self.values.len() {
+            self.allowed[c] = match self.values[c] {
+                0 => self.houses_of[c]
+                    .iter()
+                    .fold(full, |m, &h| m & !self.house_placed[h]),
+                _ => 0,
+            };
         }
-        self.point(&mut allowed);
-        allowed
+        for k in 0..self.cages.len() {
+            let rest = self.cages[k].1 - self.cage_sum[k];
+            let placed = self.cage_placed[k];
+            let union = match usize::try_from(rest) {
+                Ok(rest) => self
+                    .combos
+                    .get(self.cage_empty[k], rest)
+                    .iter()
+                    .filter(|&&m| m & placed == 0)
+                    .fold(0, |u, &m| u | m),
+                Err(_) => 0,
+            };
+            for &c in &self.cages[k].0 {
+                self.allowed[c] &= union;
+            }
+            if (2..=HEAD_CAGE_CELLS).contains(&self.cage_empty[k]) {
+                self.fill_in_head(k, rest);
+            }
+        }
+        self.point();
     }
 
     /// A small cage worked out in the head: each empty cell keeps the digits some filling of
     /// the cage (distinct digits, the right total, each cell within what it allows) gives it.
-    fn fill_in_head(&self, cells: &[usize], total: i32, allowed: &mut [u16]) {
-        let empty: Vec<usize> = cells
-            .iter()
-            .copied()
-            .filter(|&c| self.values[c] == 0)
-            .collect();
-        if empty.len() < 2 || empty.len() > HEAD_CAGE_CELLS {
-            return;
+    fn fill_in_head(&mut self, cage: usize, rest: i32) {
+        let mut empty = [0usize; HEAD_CAGE_CELLS];
+        let mut masks = [0u16; HEAD_CAGE_CELLS];
+        let mut len = 0;
+        for &c in &self.cages[cage].0 {
+            if self.values[c] == 0 {
+                (empty[len], masks[len]) = (c, self.allowed[c]);
+                len += 1;
+            }
         }
-        let rest = total - self.placed(cells).1;
-        let masks: Vec<u16> = empty.iter().map(|&c| allowed[c]).collect();
-        let mut kept = vec![0u16; empty.len()];
-        let mut chosen = vec![0u8; empty.len()];
-        fillings(&masks, 0, rest, 0, &mut chosen, &mut kept);
-        for (&c, k) in empty.iter().zip(kept) {
-            allowed[c] &= k;
+        let kept = match self.head[cage] {
+            (seen, r, kept) if seen == masks && r == rest => kept,
+            _ => {
+                let mut kept = [0u16; HEAD_CAGE_CELLS];
+                let mut chosen = [0u8; HEAD_CAGE_CELLS];
+                fillings(&masks[..len], 0, rest, 0, &mut chosen, &mut kept);
+                self.head[cage] = (masks, rest, kept);
+                kept
+            }
+        };
+        for i in 0..len {
+            self.allowed[empty[i]] &= kept[i];
         }
     }
 
     /// Pointing done in the head: a digit whose places in a box all lie on one row (column)
     /// leaves the rest of that row (column).
-    fn point(&self, allowed: &mut [u16]) {
+    fn point(&mut self) {
         let n = self.n;
         for b in 2 * n..3 * n {
             for bit in (0..n).map(|d| 1u16 << d) {
-                let spots: Vec<usize> = self.houses[b]
-                    .iter()
-                    .copied()
-                    .filter(|&c| allowed[c] & bit != 0)
-                    .collect();
-                let Some(&first) = spots.first() else {
+                // The row and the column of the digit's first place, and whether all share them.
+                let mut first: Option<[usize; 3]> = None;
+                let (mut one_row, mut one_col) = (true, true);
+                for &c in &self.houses[b] {
+                    if self.allowed[c] & bit != 0 {
+                        let here = self.houses_of[c];
+                        let at = *first.get_or_insert(here);
+                        one_row &= here[0] == at[0];
+                        one_col &= here[1] == at[1];
+                    }
+                }
+                let Some([r, k, _]) = first else {
                     continue;
                 };
-                for kind in 0..2 {
-                    let line = self.houses_of[first][kind];
-                    if spots.iter().all(|&c| self.houses_of[c][kind] == line) {
-                        for &c in &self.houses[line] {
-                            if self.houses_of[c][2] != b {
-                                allowed[c] &= !bit;
-                            }
+                let row = one_row.then_some(r);
+                let col = one_col.then_some(k);
+                for line in [row, col].into_iter().flatten() {
+                    for i in 0..self.houses[line].len() {
+                        let c = self.houses[line][i];
+                        if self.houses_of[c][2] != b {
+                            self.allowed[c] &= !bit;
                         }
                     }
                 }
@@ -232,41 +260,51 @@ impl Direct {
         }
     }
 
-    /// Every placement a sweep finds: naked singles, hidden singles in houses and in cages
-    /// of N cells, and single cells left in a rule-of-45 region.
-    fn moves(&self, allowed: &[u16]) -> Vec<(usize, u8)> {
-        let mut moves: Vec<(usize, u8)> = (0..allowed.len())
-            .filter(|&c| self.values[c] == 0 && allowed[c].count_ones() == 1)
-            .map(|c| (c, allowed[c].trailing_zeros() as u8 + 1))
-            .collect();
+    /// Every placement a sweep finds, into `moves`: naked singles, hidden singles in houses
+    /// and in cages of N cells, and single cells left in a rule-of-45 region.
+    fn find_moves(&mut self) {
+        let allowed = &self.allowed;
+        let values = &self.values;
+        let moves = &mut self.moves;
+        moves.clear();
+        moves.extend(
+            (0..allowed.len())
+                .filter(|&c| values[c] == 0 && allowed[c].count_ones() == 1)
+                .map(|c| (c, allowed[c].trailing_zeros() as u8 + 1)),
+        );
         let whole_cages = self
             .cages
             .iter()
-            .map(|(cells, _)| cells)
-            .filter(|cells| cells.len() == self.n);
-        for cells in self.houses.iter().chain(whole_cages) {
-            let placed = self.placed(cells).0;
-            for d in 0..self.n {
-                let bit = 1u16 << d;
-                if placed & bit != 0 {
-                    continue;
-                }
-                let mut spots = cells.iter().filter(|&&c| allowed[c] & bit != 0);
-                if let (Some(&c), None) = (spots.next(), spots.next()) {
-                    moves.push((c, d as u8 + 1));
+            .zip(&self.cage_placed)
+            .filter(|(k, _)| k.0.len() == self.n)
+            .map(|(k, &placed)| (&k.0, placed));
+        let houses = self.houses.iter().zip(self.house_placed.iter().copied());
+        for (cells, placed) in houses.chain(whole_cages) {
+            // Digits seen in one cell only: once and not twice.
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in cells {
+                twice |= once & allowed[c];
+                once |= allowed[c];
+            }
+            let mut hidden = once & !twice & !placed;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden &= hidden - 1;
+                if let Some(&c) = cells.iter().find(|&&c| allowed[c] & bit != 0) {
+                    moves.push((c, bit.trailing_zeros() as u8 + 1));
                 }
             }
         }
         for region in &self.regions {
-            let mut empty = region.cells.iter().filter(|&&c| self.values[c] == 0);
+            let mut empty = region.cells.iter().filter(|&&c| values[c] == 0);
             if let (Some(&c), None) = (empty.next(), empty.next()) {
-                let rest = region.total - self.placed(&region.cells).1;
+                let placed: i32 = region.cells.iter().map(|&c| i32::from(values[c])).sum();
+                let rest = region.total - placed;
                 if (1..=self.n as i32).contains(&rest) && allowed[c] & 1 << (rest - 1) != 0 {
                     moves.push((c, rest as u8));
                 }
             }
         }
-        moves
     }
 }
 
@@ -340,60 +378,49 @@ fn regions(geometry: &Geometry, houses: &[Vec<usize>], cages: &[(Vec<usize>, i32
         }
         None => unions.extend((2 * n..3 * n).map(|h| vec![h])),
     }
+    let set = |cells: &[usize]| {
+        cells.iter().fold(CellSet::default(), |mut s, &c| {
+            s.insert(Cell::new(c as u8));
+            s
+        })
+    };
+    let house_sets: Vec<CellSet> = houses.iter().map(|h| set(h)).collect();
+    let cage_sets: Vec<(CellSet, i32)> = cages.iter().map(|(cs, sum)| (set(cs), *sum)).collect();
+    let cells_of = |s: CellSet| s.iter().map(|c| c.as_index()).collect::<Vec<usize>>();
     let mut out = Vec::new();
     for union in unions {
-        let mut inside_union = vec![false; geometry.cell_count()];
-        for &h in &union {
-            for &c in &houses[h] {
-                inside_union[c] = true;
-            }
-        }
+        let area = union
+            .iter()
+            .fold(CellSet::default(), |a, &h| a.union(&house_sets[h]));
         let total = triangle * union.len() as i32;
-        let (mut inside, mut touching) = (Vec::new(), Vec::new());
-        for (cells, sum) in cages {
-            let within = cells.iter().filter(|&&c| inside_union[c]).count();
-            match within {
-                0 => {}
-                w if w == cells.len() => inside.push((cells, *sum)),
-                _ => touching.push((cells, *sum)),
+        let (mut inside, mut inside_sum) = (CellSet::default(), 0);
+        let (mut all, mut all_sum, mut touching) = (CellSet::default(), 0, false);
+        for (cage, sum) in &cage_sets {
+            if !cage.intersects(&area) {
+                continue;
             }
+            if cage.is_subset(&area) {
+                inside = inside.union(cage);
+                inside_sum += sum;
+            } else {
+                touching = true;
+            }
+            all = all.union(cage);
+            all_sum += sum;
         }
-        let mut covered = vec![false; geometry.cell_count()];
-        for (cells, _) in inside.iter().chain(&touching) {
-            for &c in cells.iter() {
-                covered[c] = true;
-            }
+        let innies = area.difference(&inside);
+        if inside_sum > 0 && !innies.is_empty() && innies.len() <= REGION_CELLS {
+            out.push(Region {
+                cells: cells_of(innies),
+                total: total - inside_sum,
+            });
         }
-        if !inside.is_empty() {
-            let mut in_cages = vec![false; geometry.cell_count()];
-            for (cells, _) in &inside {
-                for &c in cells.iter() {
-                    in_cages[c] = true;
-                }
-            }
-            let innies: Vec<usize> = (0..geometry.cell_count())
-                .filter(|&c| inside_union[c] && !in_cages[c])
-                .collect();
-            if !innies.is_empty() && innies.len() <= REGION_CELLS {
-                let sum: i32 = inside.iter().map(|k| k.1).sum();
-                out.push(Region {
-                    cells: innies,
-                    total: total - sum,
-                });
-            }
-        }
-        let all_covered = (0..geometry.cell_count()).all(|c| !inside_union[c] || covered[c]);
-        if all_covered && !touching.is_empty() {
-            let outies: Vec<usize> = (0..geometry.cell_count())
-                .filter(|&c| covered[c] && !inside_union[c])
-                .collect();
-            if outies.len() <= REGION_CELLS {
-                let sum: i32 = inside.iter().chain(&touching).map(|k| k.1).sum();
-                out.push(Region {
-                    cells: outies,
-                    total: sum - total,
-                });
-            }
+        let outies = all.difference(&area);
+        if touching && area.is_subset(&all) && outies.len() <= REGION_CELLS {
+            out.push(Region {
+                cells: cells_of(outies),
+                total: all_sum - total,
+            });
         }
     }
     out
@@ -403,7 +430,6 @@ fn regions(geometry: &Geometry, houses: &[Vec<usize>], cages: &[(Vec<usize>, i32
 mod tests {
     use super::*;
     use crate::cage::Cage;
-    use crate::geometry::Cell;
     use crate::grid::Grid;
 
     /// A 4x4 killer of pairs (cells 2k, 2k+1) with these sums, nothing given.
