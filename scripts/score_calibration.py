@@ -21,8 +21,8 @@ from that README:
   fold left out. The per-pass numbers come from `explain --format jsonl` (each step's technique,
   rung weight and candidates; the grade's hardest step, steps and level source); the script first
   checks that its copy of the score formula gives `rate`'s scores, so the two cannot drift apart
-  unnoticed. The killer-only constants (UNIQUE_FACTOR, OPEN_FACTOR, SIZE_FACTOR: the plain sets
-  have no cages) are checked on the killer sets below.
+  unnoticed. The killer-only constants (UNIQUE_FACTOR, OPEN_FACTOR, SIZE_FACTOR, MARKS_FACTOR: the
+  plain sets have no cages) are checked on the killer sets below.
 - the constants fitted on all of it, to compare with the ones in src/grader/score.rs.
 
 Order inside a level (issue 25 goal 4): `--pencilmark-count` killers of each of medium, hard and
@@ -30,10 +30,13 @@ expert are generated per seed of `--pencilmark-seeds` (`generate --level L -n N 
 by pencilmark (scripts/pencilmark_rate.py in the venv output/.venv-peers, made as
 scripts/peer_venv.sh makes it, answers cached in `--pencilmark-cache`) and by `rate`; printed per
 level and seed: Spearman rho of the score with pencilmark's difficulty and a 95% bootstrap
-interval, then pooled over the seeds (one rho over every puzzle of the level; target >= 0.5). The
-default, 3 seeds x 60, gives about 180 a level and an interval about +-0.13 wide; OPEN_FACTOR
-and SIZE_FACTOR were chosen looking at seeds 31 and 32, so 33 is held out. The first run rates
-about 540 puzzles (1-5 s each); `--pencilmark-seeds ""` skips it.
+interval, then pooled over the fit seeds 31 and 32 and over the others (one rho over every puzzle
+of the level; target >= 0.5). The default, 5 seeds x 60, gives about 120 a level to fit and 180
+held out, each interval about +-0.1 wide. OPEN_FACTOR, SIZE_FACTOR and MARKS_FACTOR (the share
+of the grid left for pencil marks, src/grader/direct.rs) were chosen on seeds 31 and 32 with
+Solo's `#fit` and KrazyDad: the highest worst-level rho there that keeps Solo `#fit` and
+KrazyDad at least where grader version 8 had them (0.651, 0.30). The first run rates about 900
+puzzles (0.5-5 s each); `--pencilmark-seeds ""` skips it.
 
 Killers: runs scripts/grade_calibration.py (Solo levels fit and held out, KrazyDad book order,
 the hardest public killers; needs `sgt-puzzles`: apt-get install sgt-puzzles) with
@@ -67,8 +70,8 @@ LOOK_WEIGHT = 1.0
 HARDEST_LEVEL_CELLS = 0.5
 EARLY_FACTOR = 0.75
 EARLY_CHAIN_FACTOR = 2.0
-# The grids the plain-side constants are chosen on (UNIQUE_FACTOR, OPEN_FACTOR and SIZE_FACTOR
-# act on killers only, so the plain sets cannot choose them: they stay as in score.rs).
+# The grids the plain-side constants are chosen on (UNIQUE_FACTOR, OPEN_FACTOR, SIZE_FACTOR and
+# MARKS_FACTOR act on killers only, so the plain sets cannot choose them: they stay as in score.rs).
 HARDEST_GRID = [2.0, 2.5, 3.0, 3.25, 3.5, 3.75, 4.0, 4.5, 5.0, 6.0]
 CELLS_GRID = [0.25, 0.5, 1.0]
 CHAIN_GRID = [0.0, 2.0, 3.0]
@@ -179,6 +182,8 @@ def line(name, value, hodoku=None, target=None):
 
 
 PENCILMARK = ("pencilmark", "1.0.0rc1")
+# The seeds whose pencilmark ratings chose OPEN_FACTOR, SIZE_FACTOR and MARKS_FACTOR.
+FIT_SEEDS = {31, 32}
 PENCILMARK_LEVELS = ["medium", "hard", "expert"]
 # Where pencilmark's answers are kept (scripts/pencilmark_rate.py), for this script and settheory.py.
 PENCILMARK_CACHE = "/tmp/pencilmark-cache.jsonl"
@@ -244,19 +249,23 @@ def level_order(binary, seeds, count, cache, max_seconds=60.0, threads=None):
 
 
 def print_level_order(found):
-    """rho(score, pencilmark) inside each level: per seed, then pooled over the seeds."""
+    """rho(score, pencilmark) inside each level: per seed, then pooled over the fit seeds
+    (FIT_SEEDS) and over the others, which the score was not fitted on."""
     for level in PENCILMARK_LEVELS:
-        pooled = []
+        pooled = {"fit": [], "held out": []}
         for seed, pairs in found[level]:
             xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
             lo, hi = bootstrap(xs, ys)
             print(f"  {level:7s} seed {seed}: n {len(pairs):3d}  rho {spearman(xs, ys):+.3f}  "
                   f"[{lo:+.2f}, {hi:+.2f}]  pencilmark median {statistics.median(ys):.1f}")
-            pooled += pairs
-        xs, ys = [p[0] for p in pooled], [p[1] for p in pooled]
-        lo, hi = bootstrap(xs, ys)
-        print(f"  {level:7s} pooled: n {len(pooled):3d}  rho {spearman(xs, ys):+.3f}  "
-              f"[{lo:+.2f}, {hi:+.2f}]   target >= 0.50", flush=True)
+            pooled["fit" if int(seed) in FIT_SEEDS else "held out"] += pairs
+        for name, pairs in pooled.items():
+            if not pairs:
+                continue
+            xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+            lo, hi = bootstrap(xs, ys)
+            print(f"  {level:7s} pooled, {name:8s}: n {len(pairs):3d}  rho {spearman(xs, ys):+.3f}  "
+                  f"[{lo:+.2f}, {hi:+.2f}]   target >= 0.50", flush=True)
 
 
 def main():
@@ -267,7 +276,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the fold split")
     ap.add_argument("--no-killers", action="store_true")
     ap.add_argument("--killer-args", default="--solo-seed fit --held-out held")
-    ap.add_argument("--pencilmark-seeds", default="31,32,33",
+    ap.add_argument("--pencilmark-seeds", default="31,32,33,34,35",
                     help="generate seeds of the order-inside-a-level check (\"\" skips it)")
     ap.add_argument("--pencilmark-count", type=int, default=60, help="puzzles per level and seed")
     ap.add_argument("--pencilmark-cache", default=PENCILMARK_CACHE)
@@ -345,7 +354,7 @@ def main():
     if seeds:
         print(f"\nOrder inside a level: {a.pencilmark_count} generated 9x9 killers per level and seed, "
               f"score vs pencilmark {PENCILMARK[1]} difficulty (Spearman rho, 95% bootstrap "
-              "interval; target >= 0.50 in each level; not fitted on)", flush=True)
+              f"interval; target >= 0.50 in each level; fitted on seeds {sorted(FIT_SEEDS)})", flush=True)
         print_level_order(level_order(a.bin, seeds, a.pencilmark_count, a.pencilmark_cache))
     print("\nKillers (scripts/grade_calibration.py " + a.killer_args + "):", flush=True)
     here = os.path.dirname(os.path.abspath(__file__))

@@ -11,6 +11,7 @@
 //! module doc). Trial (taken from the known solution, recorded as such) is the last resort, so
 //! grading always ends.
 
+mod direct;
 pub mod grade;
 pub mod json;
 pub mod level;
@@ -46,7 +47,9 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// (now tried first), and a step earns nodes back (extremes' paths: most that needed trial now
 /// need none).
 /// 9: killer forcing chains (a cell's candidates or a digit's places followed through every cage,
-/// house and innie/outie sum of a 9x9 board) before trial (paths that needed trial).
+/// house and innie/outie sum of a 9x9 board) before trial (paths that needed trial); and the
+/// score orders killers inside a level also by the share of the grid left for pencil marks when
+/// a solve without marks stalls (`direct`), with K and Z weighed again (levels unchanged).
 pub const GRADER_VERSION: i64 = 9;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

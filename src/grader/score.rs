@@ -12,10 +12,10 @@
 //! over passes, U the cages with a single combination. Fitted to Solo's levels
 //! (scripts/grade_calibration.py).
 //!
-//! **Score** (grader version 7, scripts/score_calibration.py): level-anchored. The level sets the
+//! **Score** (grader version 9, scripts/score_calibration.py): level-anchored. The level sets the
 //! band, `10 × level` (easy 0–10, medium 10–20, hard 20–30, expert 30–40, extreme 40–50), and the
 //! *effort* orders puzzles inside it: `effort = λ·ln(1 + C) + 3.75·H − 0.4·ln(1 + U) − σ·T +
-//! 3·K + Z`, where
+//! 8·K + ½·Z + P`, where
 //! - H, the *hardest steps*: `ln(Σ w⁸) / 8` over the passes' rung weights w, a soft maximum: the
 //!   hardest rung's weight, and a little more for each other pass nearly as hard (Sudoku
 //!   Explainer and the publishers' ladders rate by the hardest step). Among singles the naked
@@ -34,8 +34,14 @@
 //!   on the board: Sudoku Explainer rates those needed early higher);
 //! - K, *what the cage sums leave open*: `ln(D / N)`, D the digits its cage's sum allows an empty
 //!   cell, averaged over the grid (0 for a plain puzzle); and Z, `ln` of the cages' mean size
-//!   (0 without cages): fewer, larger cages whose sums allow more digits give fewer ways in
-//!   (pencilmark's ratings inside generated levels follow both more than any fact of the path).
+//!   (0 without cages): fewer, larger cages whose sums allow more digits give fewer ways in;
+//! - P, *the share of the grid left for pencil marks*: `ln(1 + E / N²)`, E the cells still empty
+//!   when a solve without marks stalls (placed digits, cage sums, the rule of 45 for one cell and
+//!   small cages and pointing worked out in the head: `direct`; 0 for a plain puzzle). Killer
+//!   solvers fill what they can that way, then mark the grid and read every later step off the
+//!   marks. pencilmark grades killers so, and inside our generated medium, hard and expert levels
+//!   this share orders its ratings at ρ 0.5–0.75 where no fact of our path passes 0.4
+//!   (K, Z and P are killer-only: the plain ratings cannot see them).
 //!
 //! The band position is `10·(1 − e^(−effort/20))`, so a score never leaves its level's band and a
 //! higher level always scores higher. The factors were chosen on the two plain sets (Sudoku
@@ -50,6 +56,7 @@
 //! players' average inside the range). Killers have no public human times: theirs is an
 //! extrapolation.
 
+use super::direct::cells_left_for_marks;
 use super::level::Level;
 use super::step::{Step, Technique};
 use crate::geometry::Cell;
@@ -87,11 +94,14 @@ const EARLY_FACTOR: f64 = 0.75;
 /// T's extra weight when the hardest rung is expert or above (chains, set theory), which are
 /// searched over every candidate on the board.
 const EARLY_CHAIN_FACTOR: f64 = 2.0;
-/// Weight of K, what the cage sums leave open (scripts/score_calibration.py, order inside a
-/// level against pencilmark).
-const OPEN_FACTOR: f64 = 3.0;
+/// Weight of K, what the cage sums leave open. K, Z and P's factors were chosen together on
+/// seeds 31–32's pencilmark ratings, keeping Solo `#fit` and KrazyDad at least where they were
+/// (scripts/score_calibration.py, order inside a level).
+const OPEN_FACTOR: f64 = 8.0;
 /// Weight of Z, the cages' mean size.
-const SIZE_FACTOR: f64 = 1.0;
+const SIZE_FACTOR: f64 = 0.5;
+/// Weight of P, the share of the grid left for pencil marks (`direct`).
+const MARKS_FACTOR: f64 = 1.0;
 /// Rungs lighter than this (full house, cage single) are seen without a search.
 const LOOK_WEIGHT: f64 = 1.0;
 
@@ -327,7 +337,8 @@ impl Tally {
             - UNIQUE_FACTOR * u
             - early * self.early_term()
             + OPEN_FACTOR * cages.openness
-            + SIZE_FACTOR * cages.size;
+            + SIZE_FACTOR * cages.size
+            + MARKS_FACTOR * cages.marks;
         e.max(0.0)
     }
 
@@ -381,6 +392,9 @@ pub(crate) struct CageFacts {
     pub openness: f64,
     /// Z, `ln` of the cages' mean size in cells.
     pub size: f64,
+    /// P, the share of the grid left for pencil marks: `ln(1 + E / N²)`, E the cells still
+    /// empty when a solve without marks stalls (`direct`).
+    pub marks: f64,
 }
 
 impl CageFacts {
@@ -419,6 +433,7 @@ impl CageFacts {
                 _ => (f64::from(total) / f64::from(open) / n as f64).ln(),
             },
             size: (cells as f64 / cages.len() as f64).ln(),
+            marks: (cells_left_for_marks(puzzle) as f64 / (n * n) as f64).ln_1p(),
         }
     }
 }
@@ -576,24 +591,29 @@ mod tests {
     }
 
     #[test]
-    fn cages_that_leave_more_open_score_higher_inside_a_level() {
+    fn cages_that_leave_more_open_or_more_to_mark_score_higher_inside_a_level() {
         let tight = CageFacts {
-            openness: -0.6,
+            openness: -0.1,
             size: 1.0,
+            marks: 0.2,
         };
         let open = CageFacts {
-            openness: -0.2,
+            openness: -0.05,
             ..tight
         };
         let bigger = CageFacts { size: 1.3, ..tight };
+        let marked = CageFacts {
+            marks: 0.5,
+            ..tight
+        };
         let read = |facts| singles_path(30, |_| 1.0).read_with(9, facts);
-        let (t, o, b) = (read(tight), read(open), read(bigger));
+        let (t, o, b, m) = (read(tight), read(open), read(bigger), read(marked));
         assert_eq!(
-            (t.level, o.level, b.level),
-            (Level::Easy, Level::Easy, Level::Easy)
+            (t.level, o.level, b.level, m.level),
+            (Level::Easy, Level::Easy, Level::Easy, Level::Easy)
         );
-        assert!(t.score < o.score && t.score < b.score);
-        assert_eq!(t.minutes, o.minutes);
+        assert!(t.score < o.score && t.score < b.score && t.score < m.score);
+        assert_eq!((t.minutes, t.minutes), (o.minutes, m.minutes));
     }
 
     #[test]
