@@ -215,8 +215,12 @@ impl Direct {
             (seen, r, kept) if seen == masks && r == rest => kept,
             _ => {
                 let mut kept = [0u16; HEAD_CAGE_CELLS];
-                let mut chosen = [0u8; HEAD_CAGE_CELLS];
-                fillings(&masks[..len], 0, rest, 0, &mut chosen, &mut kept);
+                let mut chosen = [0u16; HEAD_CAGE_CELLS];
+                let within = masks[..len].iter().fold(0, |u, &m| u | m);
+                let combos = usize::try_from(rest).map_or(&[][..], |r| self.combos.get(len, r));
+                for &digits in combos.iter().filter(|&&m| m & !within == 0) {
+                    fillings(&masks[..len], digits, 0, &mut chosen, &mut kept);
+                }
                 self.head[cage] = (masks, rest, kept);
                 kept
             }
@@ -308,33 +312,22 @@ impl Direct {
     }
 }
 
-/// Depth-first over the fillings of a small cage: `chosen[..i]` placed so far with digits
-/// `used`, `rest` still to make; ORs each complete filling's digits into `kept`.
-fn fillings(masks: &[u16], used: u16, rest: i32, i: usize, chosen: &mut [u8], kept: &mut [u16]) {
+/// Depth-first over the fillings of a small cage with the digit set `left` (one of the cage's
+/// combinations, so the total is met once every cell has a digit): `chosen[..i]` the digits
+/// placed so far (as bits); ORs each complete filling's digits into `kept`.
+fn fillings(masks: &[u16], left: u16, i: usize, chosen: &mut [u16], kept: &mut [u16]) {
     if i == masks.len() {
-        if rest == 0 {
-            for (k, &d) in kept.iter_mut().zip(chosen.iter()) {
-                *k |= 1 << (d - 1);
-            }
+        for (k, &d) in kept.iter_mut().zip(chosen.iter()) {
+            *k |= d;
         }
         return;
     }
-    let mut free = masks[i] & !used;
+    let mut free = masks[i] & left;
     while free != 0 {
-        let d = free.trailing_zeros() as u8 + 1;
+        let bit = free & free.wrapping_neg();
         free &= free - 1;
-        if i32::from(d) > rest {
-            break;
-        }
-        chosen[i] = d;
-        fillings(
-            masks,
-            used | 1 << (d - 1),
-            rest - i32::from(d),
-            i + 1,
-            chosen,
-            kept,
-        );
+        chosen[i] = bit;
+        fillings(masks, left & !bit, i + 1, chosen, kept);
     }
 }
 
