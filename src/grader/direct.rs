@@ -214,13 +214,7 @@ impl Direct {
         let kept = match self.head[cage] {
             (seen, r, kept) if seen == masks && r == rest => kept,
             _ => {
-                let mut kept = [0u16; HEAD_CAGE_CELLS];
-                let mut chosen = [0u16; HEAD_CAGE_CELLS];
-                let within = masks[..len].iter().fold(0, |u, &m| u | m);
-                let combos = usize::try_from(rest).map_or(&[][..], |r| self.combos.get(len, r));
-                for &digits in combos.iter().filter(|&&m| m & !within == 0) {
-                    fillings(&masks[..len], digits, 0, &mut chosen, &mut kept);
-                }
+                let kept = head_fillings(self.combos, &masks[..len], rest);
                 self.head[cage] = (masks, rest, kept);
                 kept
             }
@@ -310,6 +304,19 @@ impl Direct {
             }
         }
     }
+}
+
+/// What each cell of a small cage (cells allowing `masks`, at most `HEAD_CAGE_CELLS`) keeps:
+/// the digits some filling with distinct digits adding up to `rest` gives it.
+fn head_fillings(combos: &Combos, masks: &[u16], rest: i32) -> [u16; HEAD_CAGE_CELLS] {
+    let mut kept = [0u16; HEAD_CAGE_CELLS];
+    let mut chosen = [0u16; HEAD_CAGE_CELLS];
+    let within = masks.iter().fold(0, |u, &m| u | m);
+    let sets = usize::try_from(rest).map_or(&[][..], |r| combos.get(masks.len(), r));
+    for &digits in sets.iter().filter(|&&m| m & !within == 0) {
+        fillings(masks, digits, 0, &mut chosen, &mut kept);
+    }
+    kept
 }
 
 /// Depth-first over the fillings of a small cage with the digit set `left` (one of the cage's
@@ -459,10 +466,11 @@ mod tests {
     #[test]
     fn a_small_cage_is_worked_out_in_the_head() {
         // Cells allowing {1,2,3}, {1,2,3}, {5}, total 9 with distinct digits: 1+3+5 only.
-        let mut kept = [0u16; 3];
-        let mut chosen = [0u8; 3];
-        fillings(&[0b111, 0b111, 0b1_0000], 0, 9, 0, &mut chosen, &mut kept);
-        assert_eq!(kept, [0b101, 0b101, 0b1_0000]);
+        let kept = head_fillings(Combos::of(9), &[0b111, 0b111, 0b1_0000], 9);
+        assert_eq!(kept, [0b101, 0b101, 0b1_0000, 0]);
+        // Digits 1-4 in four cells make 10 only as {1,2,3,4}; a cell allowing only 9 breaks it.
+        let none = head_fillings(Combos::of(9), &[0b1111, 0b1111, 0b1111, 1 << 8], 10);
+        assert_eq!(none, [0; 4]);
     }
 
     #[test]
