@@ -301,12 +301,7 @@ fn generate_checked(
         // The solution is known (and unique): grading trusts it instead of solving again.
         let grade = grader::grade::walk(&puzzle, Some(&solution), false).grade;
         rec.emit(|| done(&grade));
-        let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
-        return Outcome::Generated(Generated {
-            puzzle,
-            solution,
-            metrics,
-        });
+        return generated(puzzle, solution, grade, stats, checker, repairs);
     };
     // With a target, a few fresh layouts (or givens) from the same stream, each steered towards
     // it; easy, medium and (9x9) hard targets draw small cages (`small_cage_rules`).
@@ -372,12 +367,7 @@ fn generate_checked(
         match reached {
             level::Reached::OnLevel(puzzle, grade) => {
                 rec.emit(|| done(&grade));
-                let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
-                return Outcome::Generated(Generated {
-                    puzzle,
-                    solution,
-                    metrics,
-                });
+                return generated(puzzle, solution, grade, stats, checker, repairs);
             }
             level::Reached::Off => {
                 rec.emit(|| Event::Retry {
@@ -394,12 +384,7 @@ fn generate_checked(
             score: grade.score,
         });
         rec.emit(|| done(&grade));
-        let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
-        return Outcome::Generated(Generated {
-            puzzle,
-            solution,
-            metrics,
-        });
+        return generated(puzzle, solution, grade, stats, checker, repairs);
     }
     Outcome::Rejected(rejection)
 }
@@ -506,6 +491,23 @@ fn build_layout<R: Rng>(
         };
         (rules.allow_singles || layout.absorb_singles(geometry, solution, rules.max_size))
             .then_some(layout)
+    })
+}
+
+/// The outcome of a made puzzle: it, its solution and its metrics.
+fn generated(
+    puzzle: Puzzle,
+    solution: Grid,
+    grade: Grade,
+    stats: SolveStats,
+    checker: &Checker,
+    repairs: u32,
+) -> Outcome {
+    let metrics = metrics_of(&puzzle, grade, stats, checker, repairs);
+    Outcome::Generated(Generated {
+        puzzle,
+        solution,
+        metrics,
     })
 }
 

@@ -666,43 +666,56 @@ mod tests {
         (!keep.contains(&0)).then_some(keep)
     }
 
-    #[test]
-    fn the_search_keeps_exactly_what_some_assignment_gives() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(25);
-        let mut outcomes = [0usize; 2];
-        for _ in 0..3_000 {
-            let n = rng.random_range(1..=6usize);
-            let mut j = Joint::default();
+    /// A random joint for the brute-force tests: `cells` cells of random candidates (digits
+    /// 1-9), each pair told to differ with probability `differ`, and a number in `sums` of
+    /// random signed sums over them.
+    fn random_joint(
+        rng: &mut rand_pcg::Pcg64,
+        cells: std::ops::RangeInclusive<usize>,
+        differ: f64,
+        sums: std::ops::Range<usize>,
+    ) -> Joint {
+        use rand::Rng;
+        let n = rng.random_range(cells);
+        let mut j = Joint::default();
+        for i in 0..n {
+            let cands = loop {
+                let c = rng.random::<u16>() & 0x1ff;
+                if c != 0 {
+                    break c;
+                }
+            };
+            j.index_of(Cell::new(i as u8), cands);
+        }
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.random_bool(differ) {
+                    j.differ(a, b);
+                }
+            }
+        }
+        for _ in 0..rng.random_range(sums) {
+            let mut terms: Vec<(usize, i8)> = Vec::new();
             for i in 0..n {
-                let cands = loop {
-                    let c = rng.random::<u16>() & 0x1ff;
-                    if c != 0 {
-                        break c;
-                    }
-                };
-                j.index_of(Cell::new(i as u8), cands);
-            }
-            for a in 0..n {
-                for b in a + 1..n {
-                    if rng.random_bool(0.4) {
-                        j.differ(a, b);
-                    }
+                if rng.random_bool(0.6) {
+                    terms.push((i, if rng.random_bool(0.8) { 1 } else { -1 }));
                 }
             }
-            for _ in 0..rng.random_range(0..3) {
-                let mut terms: Vec<(usize, i8)> = Vec::new();
-                for i in 0..n {
-                    if rng.random_bool(0.6) {
-                        terms.push((i, if rng.random_bool(0.8) { 1 } else { -1 }));
-                    }
-                }
-                if terms.is_empty() {
-                    continue;
-                }
+            if !terms.is_empty() {
                 let total = rng.random_range(-5..=30);
                 j.sums.push(Sum { terms, total });
             }
+        }
+        j
+    }
+
+    #[test]
+    fn the_search_keeps_exactly_what_some_assignment_gives() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(25);
+        let mut outcomes = [0usize; 2];
+        for _ in 0..3_000 {
+            let j = random_joint(&mut rng, 1..=6, 0.4, 0..3);
             let want = brute(&j);
             outcomes[want.is_some() as usize] += 1;
             match (
@@ -755,40 +768,12 @@ mod tests {
     /// branches of a cell keep covers every assignment (random joints against the brute force).
     #[test]
     fn forcing_refutes_only_what_no_assignment_gives() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64::seed_from_u64(26);
         let mut refuted = 0;
         for _ in 0..2_000 {
-            let n = rng.random_range(2..=7usize);
-            let mut j = Joint::default();
-            for i in 0..n {
-                let cands = loop {
-                    let c = rng.random::<u16>() & 0x1ff;
-                    if c != 0 {
-                        break c;
-                    }
-                };
-                j.index_of(Cell::new(i as u8), cands);
-            }
-            for a in 0..n {
-                for b in a + 1..n {
-                    if rng.random_bool(0.5) {
-                        j.differ(a, b);
-                    }
-                }
-            }
-            for _ in 0..rng.random_range(1..4) {
-                let mut terms: Vec<(usize, i8)> = Vec::new();
-                for i in 0..n {
-                    if rng.random_bool(0.6) {
-                        terms.push((i, if rng.random_bool(0.8) { 1 } else { -1 }));
-                    }
-                }
-                if !terms.is_empty() {
-                    let total = rng.random_range(-5..=30);
-                    j.sums.push(Sum { terms, total });
-                }
-            }
+            let j = random_joint(&mut rng, 2..=7, 0.5, 1..4);
+            let n = j.cells.len();
             let want = brute(&j);
             let Some(mut forcing) = j.forcing() else {
                 assert!(want.is_none(), "{j:?}");
