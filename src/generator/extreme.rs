@@ -10,10 +10,11 @@
 //! a layout of such cages and merges touching cages, choosing the merge that leaves the fewest of
 //! those easy ways in (then the fewest cages inside one box), each merge checked unique by the
 //! solver, until none is left, the grader needs more than expert, and its path needs trial (as
-//! every tarek killer's does: no technique of the ladder, set theory and forcing chains
-//! included, finishes them; pencilmark rated the extremes that a set-theory or forcing-chain step
-//! finishes Medium/Hard, 12.3-14.3, and shaped ones without the gate 12.4 and 13.1, Hard; the
-//! first shaped one that needs trial it rated 19.1, Extreme).
+//! 7 of tarek_odd's 19 still do; the other 12 are finished by cage interactions or killer
+//! forcing chains, the ladder's last rungs). pencilmark rated the extremes that a set-theory or
+//! forcing-chain step finishes Medium/Hard, 12.3-14.3, and shaped ones without the gate 12.4 and
+//! 13.1, Hard; the first shaped one that needs trial it rated 19.1, Extreme. An item whose
+//! layouts never reach trial keeps the hardest puzzle above expert it met.
 
 use super::cage_layout::LayoutRules;
 use super::level::{self, MergeCheck};
