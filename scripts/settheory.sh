@@ -6,4 +6,7 @@
 set -euo pipefail
 # shellcheck source=scripts/peer_venv.sh
 source "$(dirname "$0")/peer_venv.sh"
-peer_venv_exec settheory pencilmark pencilmark 1.0.0rc1 "$@"
+# pencilmark's `verify` extra brings OR-Tools: without it, its uniqueness search gives up
+# ("Undecided") on tarek-like extremes before rating them (a venv made earlier lacks it: remove
+# output/.venv-peers once).
+peer_venv_exec settheory 'pencilmark[verify]' pencilmark 1.0.0rc1 "$@"
