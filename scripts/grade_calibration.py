@@ -2,33 +2,38 @@
 """Calibrate the human-style grader (`sudoku-press rate`) against labelled killers.
 
 Usage: scripts/grade_calibration.py [--bin target/release/sudoku-press] [--data ../shared/data]
-                                    [--solo-seed fit] [--held-out held] [--count 300]
+                                    [--solo-seed fit,fit2,fit4,fit5] [--held-out held] [--count 300]
                                     [--extreme 25] [--cache /tmp/solo-calibration] [--no-hard]
                                     [--solo extra_solo.jsonl ...]
 
 Reproduces the numbers of the grading section of README.md in one command:
 
-    scripts/grade_calibration.py --solo-seed fit --held-out held
+    scripts/grade_calibration.py --solo-seed fit,fit2,fit4,fit5 --held-out held
 
 Solo sets: `--solo-seed S` makes `--count` killers per Solo level b, i, a, u (and `--extreme`
 of level e, which takes Solo ~10 s each; 0 skips them) with
 `sgt-solo --generate N '3x3kdX#S' | scripts/solo_to_jsonl.py` (Solo is deterministic for a
-seed); `--held-out H` makes a second set the same way with another seed, for the check the
-score was not fitted on. Generated sets are cached in `--cache` (delete it to regenerate).
+seed). A comma-separated list makes one fit set per seed (level e for the first only) and prints
+the mean of their rho as well: one set of 1,200 is a noisy objective (its rho moves by about
+0.06 from seed to seed), so the killer constants are chosen on the mean over four (`fit3` is not
+one of them: Solo aborts generating its level u). `--held-out H` makes a set the same way with
+another seed, for the check the score was not fitted on. Generated sets are cached in `--cache`
+(delete it to regenerate).
 The 160 Solo killers of `../shared/data/killer/solo_levels.jsonl` are always graded, and any
 `--solo` files (made the same way) are added to them.
 
 For every Solo set: score medians per Solo level (strictly increasing is the target), Spearman rho
-between score and Solo level over b, i, a, u (target >= 0.65 held out) and with e, rho between our
-level and Solo's, the confusion table (share of each Solo level on each of our levels) and trial
-counts. For KrazyDad volume 1: rho between score and book (target >= 0.30), levels per book
-quintile, trial count. For the hardest public killers: their levels (target: expert or extreme).
+between score and Solo level over b, i, a, u with its 95% bootstrap interval (target >= 0.65 held
+out) and with e, rho between our level and Solo's, the confusion table (share of each Solo level
+on each of our levels) and trial counts. For KrazyDad volume 1: rho between score and book with
+its interval (target >= 0.30), levels per book quintile, trial count. For the hardest public killers: their levels (target: expert or extreme).
 scripts/score_calibration.py runs this after the plain calibration.
 """
 import argparse
 import collections
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -62,6 +67,18 @@ def pearson(xs, ys):
 
 def spearman(xs, ys):
     return pearson(ranks(xs), ranks(ys)) if len(xs) > 1 else float("nan")
+
+
+def bootstrap(xs, ys, rounds=1000, seed=7):
+    """The 2.5th and 97.5th percentiles of Spearman rho over resamples of the pairs."""
+    rng, n, rs = random.Random(seed), len(xs), []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        r = spearman([xs[i] for i in idx], [ys[i] for i in idx])
+        if r == r:  # a resample of ties only has no rho
+            rs.append(r)
+    rs.sort()
+    return rs[int(0.025 * (len(rs) - 1))], rs[int(0.975 * (len(rs) - 1))]
 
 
 def rate(binary, lines):
@@ -132,12 +149,15 @@ def solo_report(name, binary, lines):
 
     def rho(rs, key):
         return spearman([key(r) for r in rs], [SOLO_ORDER[r["solo"]] for r in rs])
-    print(f"  spearman(score, solo level) b,i,a,u = {rho(main4, lambda r: r['score']):.3f}"
+    main_rho = rho(main4, lambda r: r['score'])
+    lo, hi = bootstrap([r["score"] for r in main4], [SOLO_ORDER[r["solo"]] for r in main4])
+    print(f"  spearman(score, solo level) b,i,a,u = {main_rho:.4f} [{lo:.3f}, {hi:.3f}]"
           " (target >= 0.65 held out)"
           + (f"; with e = {rho(rows, lambda r: r['score']):.3f}" if "e" in labels else ""))
     print(f"  spearman(level, solo level) b,i,a,u = "
           f"{rho(main4, lambda r: lvl.get(r['level'], 9)):.3f}")
     table(rows, lambda r: r["solo"], present)
+    return main_rho
 
 
 def main():
@@ -145,7 +165,8 @@ def main():
     ap.add_argument("--bin", default="target/release/sudoku-press")
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--solo", nargs="*", default=[], help="extra Solo JSON lines files")
-    ap.add_argument("--solo-seed", help="generate a Solo set with this seed (the fit set)")
+    ap.add_argument("--solo-seed", help="generate a Solo set with this seed, or one set per seed "
+                    "of a comma-separated list (the fit sets)")
     ap.add_argument("--held-out", help="generate a second Solo set with this seed (held out)")
     ap.add_argument("--count", type=int, default=300, help="killers per Solo level b, i, a, u")
     ap.add_argument("--extreme", type=int, default=25, help="Solo extreme killers per set")
@@ -158,22 +179,30 @@ def main():
     for extra in a.solo:
         lines += load(extra)
     solo_report("shared Solo set" + (" + extra files" if a.solo else ""), a.bin, lines)
-    for label, seed in (("fit", a.solo_seed), ("held-out", a.held_out)):
-        if seed is None:
-            continue
+    fit_seeds = [s.strip() for s in (a.solo_seed or "").split(",") if s.strip()]
+    sets = [("fit", s) for s in fit_seeds] + ([("held-out", a.held_out)] if a.held_out else [])
+    fit_rhos = []
+    for i, (label, seed) in enumerate(sets):
         lines = []
         for lev in "biau":
             lines += solo_set(a.cache, seed, lev, a.count)
-        if a.extreme > 0:
+        if a.extreme > 0 and (i == 0 or label == "held-out"):
             lines += solo_set(a.cache, seed, "e", a.extreme)
-        solo_report(f"{label} Solo set (seed {seed!r})", a.bin, lines)
+        r = solo_report(f"{label} Solo set (seed {seed!r})", a.bin, lines)
+        if label == "fit":
+            fit_rhos.append(r)
+    if len(fit_rhos) > 1:
+        print(f"fit Solo sets: mean spearman(score, solo level) b,i,a,u over {len(fit_rhos)} seeds "
+              f"= {statistics.mean(fit_rhos):.4f} (min {min(fit_rhos):.4f}, max {max(fit_rhos):.4f}; "
+              "the objective the killer constants were chosen on)")
 
     kd = load(f"{a.data}/killer/krazydad_vol1.jsonl")
     books = [json.loads(l)["book"] for l in kd]
     rows, took = rate(a.bin, kd)
     print(f"KrazyDad vol 1: {len(rows)} graded in {took:.2f} s ({len(rows) / took:.0f}/s incl. start)")
-    print(f"  spearman(score, book) = {spearman([r['score'] for r in rows], books):.3f}"
-          " (target >= 0.30)")
+    lo, hi = bootstrap([r["score"] for r in rows], books)
+    print(f"  spearman(score, book) = {spearman([r['score'] for r in rows], books):.3f} "
+          f"[{lo:.3f}, {hi:.3f}] (target >= 0.30)")
     print(f"  trial: {sum(r['trial'] for r in rows)}")
     for r, b in zip(rows, books):
         r["quint"] = f"books{(b - 1) // 20 * 20 + 1}+"

@@ -50,6 +50,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// house and innie/outie sum of a 9x9 board) before trial (paths that needed trial); and the
 /// score orders killers inside a level also by the share of the grid left for pencil marks when
 /// a solve without marks stalls (`direct`), with K and Z weighed again (levels unchanged).
-pub const GRADER_VERSION: i64 = 9;
+/// 10: K and P weigh half as much (4 and ½), chosen on four Solo fit seeds instead of one
+/// (killer scores only; levels, paths and minutes unchanged).
+pub const GRADER_VERSION: i64 = 10;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};
