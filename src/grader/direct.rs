@@ -517,6 +517,18 @@ fn head_fillings(combos: &Combos, masks: &[u16], rest: i32) -> [u16; HEAD_CAGE_C
         if masks.iter().zip(&kept).all(|(&m, &k)| m & digits & !k == 0) {
             continue;
         }
+        if let [a, b] = *masks {
+            // A pair {x, y}: x then y, or y then x (the commonest cage, without the search).
+            let x = digits & digits.wrapping_neg();
+            let y = digits & !x;
+            for (p, q) in [(x, y), (y, x)] {
+                if a & p != 0 && b & q != 0 {
+                    kept[0] |= p;
+                    kept[1] |= q;
+                }
+            }
+            continue;
+        }
         fillings(masks, digits, 0, &mut chosen, &mut kept);
     }
     kept
@@ -629,6 +641,12 @@ mod tests {
         // Digits 1-4 in four cells make 10 only as {1,2,3,4}; a cell allowing only 9 breaks it.
         let none = head_fillings(Combos::of(9), &[0b1111, 0b1111, 0b1111, 1 << 8], 10);
         assert_eq!(none, [0; 4]);
+        // A pair of total 4 over {1,2,3} and {3}: 1 then 3 only (3 + 1 needs a 1 in the second).
+        let pair = head_fillings(Combos::of(9), &[0b111, 0b100], 4);
+        assert_eq!(pair, [0b1, 0b100, 0, 0]);
+        // Total 5 over {1,...,4} twice: both orders of {1,4} and of {2,3}.
+        let both = head_fillings(Combos::of(9), &[0b1111, 0b1111], 5);
+        assert_eq!(both, [0b1111, 0b1111, 0, 0]);
     }
 
     #[test]
