@@ -16,6 +16,7 @@ use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry, House};
 use crate::puzzle::Puzzle;
 use crate::solver::combos::Combos;
+use std::cell::RefCell;
 
 /// Cages with more empty cells than this are not worked out in the head (their combinations
 /// are many); the others keep only the digits some way of filling the cage uses.
@@ -25,34 +26,102 @@ const UNION_HOUSES: usize = 3;
 /// A rule-of-45 region gives a placement when one of at most this many cells is left in it.
 const REGION_CELLS: usize = 4;
 
+thread_local! {
+    /// Each thread's direct solve, kept between puzzles: a grid shape's tables are built when
+    /// the shape changes only, and the buffers are reused (a generator thread grades thousands
+    /// of killers of one shape, and building both cost about a third of the direct solve).
+    static DIRECT: RefCell<Direct> = RefCell::new(Direct::default());
+}
+
 /// The empty cells a killer still has when its direct solve stalls (0 when it solves it
 /// outright; 0 for a puzzle without cages, which this measure is not for).
 pub(crate) fn cells_left_for_marks(puzzle: &Puzzle) -> usize {
     if puzzle.cages().is_empty() {
         return 0;
     }
-    Direct::new(puzzle).run()
+    DIRECT.with_borrow_mut(|direct| {
+        direct.load(puzzle);
+        direct.run()
+    })
 }
 
-/// A rule-of-45 region: cells outside the cages wholly inside a union of houses (innies), or
-/// cells of the cages touching it that lie outside it (outies), and what they add up to.
-struct Region {
-    cells: Vec<usize>,
-    total: i32,
+/// What a grid shape gives every direct solve on it: its houses and the unions of houses the
+/// rule of 45 looks at.
+#[derive(Default)]
+struct Shape {
+    /// The geometry these tables are of.
+    geometry: Option<Geometry>,
+    /// Per house (rows, columns, boxes or regions): its N cells, house `h` at `h * N`.
+    houses: Vec<usize>,
+    /// Per cell: its three houses.
+    houses_of: Vec<[usize; 3]>,
+    /// Per union of houses: its cells, how many houses it joins, their kind (0 rows, 1
+    /// columns, 2 boxes or regions) and which houses of that kind (bit `i` for the `i`-th).
+    unions: Vec<Union>,
 }
 
-/// The state of a direct solve: placed values, what each house and cage holds, and the regions.
+/// A union of houses of one kind.
+#[derive(Copy, Clone)]
+struct Union {
+    area: CellSet,
+    houses: i32,
+    kind: usize,
+    members: u16,
+}
+
+impl Shape {
+    fn of(geometry: &Geometry) -> Self {
+        let houses: Vec<usize> = (0..geometry.house_count())
+            .flat_map(|h| geometry.house_cells(House::new(h as u8)))
+            .map(|c| c.as_index())
+            .collect();
+        let houses_of = geometry
+            .cells()
+            .map(|c| geometry.houses_of(c).map(|h| h.as_index()))
+            .collect();
+        let n = geometry.size();
+        let house_sets: Vec<CellSet> = houses.chunks(n).map(set_of).collect();
+        let unions = unions(geometry)
+            .into_iter()
+            .map(|union| Union {
+                area: union
+                    .iter()
+                    .fold(CellSet::default(), |a, &h| a.union(&house_sets[h])),
+                houses: union.len() as i32,
+                kind: union[0] / n,
+                members: union.iter().fold(0, |m, &h| m | 1 << (h % n)),
+            })
+            .collect();
+        Shape {
+            geometry: Some(geometry.clone()),
+            houses,
+            houses_of,
+            unions,
+        }
+    }
+}
+
+/// The state of a direct solve: placed values, what each house and cage holds, and the
+/// rule-of-45 regions. Lists of lists are kept flat, item `i` at `starts[i]..starts[i + 1]`.
 struct Direct {
     n: usize,
     combos: &'static Combos,
-    /// Per cage: its cells and total.
-    cages: Vec<(Vec<usize>, i32)>,
-    /// Per house: its cells.
-    houses: Vec<Vec<usize>>,
-    /// Per cell: its three houses and its cage (`usize::MAX` when in none).
-    houses_of: Vec<[usize; 3]>,
+    shape: Shape,
+    /// The cells of every cage, flat, with their starts, and each cage's total.
+    cage_cells: Vec<usize>,
+    cage_starts: Vec<usize>,
+    cage_total: Vec<i32>,
+    /// Per cell: its cage (`usize::MAX` when in none).
     cage_of: Vec<usize>,
-    regions: Vec<Region>,
+    /// The rule-of-45 regions: cells outside the cages wholly inside a union of houses
+    /// (innies), or cells of the cages touching it that lie outside it (outies), flat, with
+    /// their starts and what each adds up to.
+    region_cells: Vec<usize>,
+    region_starts: Vec<usize>,
+    region_total: Vec<i32>,
+    /// Per cage, while the regions are found: its cells, its total, and the houses of each
+    /// kind it meets (bit `i` for the `i`-th).
+    cage_sets: Vec<(CellSet, i32, [u16; 3])>,
     values: Vec<u8>,
     /// Per house and per cage: the digits placed in it (bit `d − 1` for digit `d`).
     house_placed: Vec<u16>,
@@ -60,6 +129,10 @@ struct Direct {
     /// Per cage: the sum of its placed digits and its empty cells.
     cage_sum: Vec<i32>,
     cage_empty: Vec<usize>,
+    /// Per cage: the digits its combinations still allow, and whether a placement in it since
+    /// they were worked out asks for them again.
+    cage_union: Vec<u16>,
+    cage_stale: Vec<bool>,
     /// What each cell allows this sweep (0 once placed), and the moves found.
     allowed: Vec<u16>,
     /// Per cage: the last small-cage fillings worked out (what its empty cells allowed, the
@@ -68,81 +141,176 @@ struct Direct {
     moves: Vec<(usize, u8)>,
 }
 
+impl Default for Direct {
+    fn default() -> Self {
+        Direct {
+            n: 0,
+            combos: Combos::of(9),
+            shape: Shape::default(),
+            cage_cells: Vec::new(),
+            cage_starts: Vec::new(),
+            cage_total: Vec::new(),
+            cage_of: Vec::new(),
+            region_cells: Vec::new(),
+            region_starts: Vec::new(),
+            region_total: Vec::new(),
+            cage_sets: Vec::new(),
+            values: Vec::new(),
+            house_placed: Vec::new(),
+            cage_placed: Vec::new(),
+            cage_sum: Vec::new(),
+            cage_empty: Vec::new(),
+            cage_union: Vec::new(),
+            cage_stale: Vec::new(),
+            allowed: Vec::new(),
+            head: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// `v` replaced by `len` copies of `x` (its allocation kept).
+fn refill<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
+    v.clear();
+    v.resize(len, x);
+}
+
 impl Direct {
-    fn new(puzzle: &Puzzle) -> Self {
+    /// Set up the solve of `puzzle` with its givens placed (the shape's tables kept when its
+    /// geometry is the last one's).
+    fn load(&mut self, puzzle: &Puzzle) {
         let geometry = puzzle.geometry();
+        if self.shape.geometry.as_ref() != Some(geometry) {
+            self.shape = Shape::of(geometry);
+        }
         let n = geometry.size();
         let cells = geometry.cell_count();
-        let houses: Vec<Vec<usize>> = (0..geometry.house_count())
-            .map(|h| {
-                geometry
-                    .house_cells(House::new(h as u8))
-                    .iter()
-                    .map(|c| c.as_index())
-                    .collect()
-            })
-            .collect();
-        let houses_of = geometry
-            .cells()
-            .map(|c| geometry.houses_of(c).map(|h| h.as_index()))
-            .collect();
-        let cages: Vec<(Vec<usize>, i32)> = puzzle
-            .cages()
-            .iter()
-            .map(|k| {
-                let cells = k.cells.iter().map(|c| c.as_index()).collect();
-                (cells, i32::from(k.sum))
-            })
-            .collect();
-        let mut cage_of = vec![usize::MAX; cells];
-        for (i, (cs, _)) in cages.iter().enumerate() {
-            for &c in cs {
-                cage_of[c] = i;
+        self.n = n;
+        self.combos = Combos::of(n);
+        let cages = puzzle.cages();
+        self.cage_cells.clear();
+        self.cage_starts.clear();
+        self.cage_total.clear();
+        refill(&mut self.cage_of, cells, usize::MAX);
+        self.cage_starts.push(0);
+        for (k, cage) in cages.iter().enumerate() {
+            for c in &cage.cells {
+                self.cage_cells.push(c.as_index());
+                self.cage_of[c.as_index()] = k;
             }
+            self.cage_starts.push(self.cage_cells.len());
+            self.cage_total.push(i32::from(cage.sum));
         }
-        let regions = regions(geometry, &houses, &cages);
-        let mut direct = Direct {
-            n,
-            combos: Combos::of(n),
-            house_placed: vec![0; houses.len()],
-            cage_placed: vec![0; cages.len()],
-            cage_sum: vec![0; cages.len()],
-            cage_empty: cages.iter().map(|k| k.0.len()).collect(),
-            head: vec![([0; HEAD_CAGE_CELLS], -1, [0; HEAD_CAGE_CELLS]); cages.len()],
-            cages,
-            houses,
-            houses_of,
-            cage_of,
-            regions,
-            values: vec![0; cells],
-            allowed: vec![0; cells],
-            moves: Vec::new(),
-        };
+        self.find_regions(puzzle);
+        let k = cages.len();
+        refill(&mut self.values, cells, 0);
+        refill(&mut self.allowed, cells, 0);
+        refill(&mut self.house_placed, geometry.house_count(), 0);
+        refill(&mut self.cage_placed, k, 0);
+        refill(&mut self.cage_sum, k, 0);
+        self.cage_empty.clear();
+        self.cage_empty
+            .extend(cages.iter().map(|cage| cage.cells.len()));
+        refill(&mut self.cage_union, k, 0);
+        refill(&mut self.cage_stale, k, true);
+        refill(
+            &mut self.head,
+            k,
+            ([0; HEAD_CAGE_CELLS], -1, [0; HEAD_CAGE_CELLS]),
+        );
+        self.moves.clear();
         let givens = puzzle.givens();
         for c in geometry.cells() {
             if let Some(d) = givens.get(c) {
-                direct.place(c.as_index(), d.get());
+                self.place(c.as_index(), d.get());
             }
         }
-        direct
+    }
+
+    /// The rule-of-45 regions of the shape's unions of houses under `puzzle`'s cages.
+    fn find_regions(&mut self, puzzle: &Puzzle) {
+        let n = self.n;
+        let triangle = (n * (n + 1) / 2) as i32;
+        // Per cage: its cells, its total, and the houses of each kind it meets (a union meets
+        // a cage when they share a house of the union's kind, and holds it when the cage meets
+        // no other house of that kind).
+        let houses_of = &self.shape.houses_of;
+        self.cage_sets.clear();
+        self.cage_sets.extend(puzzle.cages().iter().map(|k| {
+            let mut meets = [0u16; 3];
+            for c in &k.cells {
+                for (kind, h) in houses_of[c.as_index()].into_iter().enumerate() {
+                    meets[kind] |= 1 << (h % n);
+                }
+            }
+            (k.cells.iter().copied().collect(), i32::from(k.sum), meets)
+        }));
+        self.region_cells.clear();
+        self.region_starts.clear();
+        self.region_total.clear();
+        self.region_starts.push(0);
+        for u in 0..self.shape.unions.len() {
+            let Union {
+                area,
+                houses,
+                kind,
+                members,
+            } = self.shape.unions[u];
+            let total = triangle * houses;
+            let (mut inside, mut inside_sum) = (CellSet::default(), 0);
+            let (mut all, mut all_sum, mut touching) = (CellSet::default(), 0, false);
+            for (cage, sum, meets) in &self.cage_sets {
+                if meets[kind] & members == 0 {
+                    continue;
+                }
+                if meets[kind] & !members == 0 {
+                    inside = inside.union(cage);
+                    inside_sum += sum;
+                } else {
+                    touching = true;
+                }
+                all = all.union(cage);
+                all_sum += sum;
+            }
+            let innies = area.difference(&inside);
+            if inside_sum > 0 && !innies.is_empty() && innies.len() <= REGION_CELLS {
+                self.push_region(innies, total - inside_sum);
+            }
+            let outies = all.difference(&area);
+            if touching && area.is_subset(&all) && outies.len() <= REGION_CELLS {
+                self.push_region(outies, all_sum - total);
+            }
+        }
+    }
+
+    fn push_region(&mut self, cells: CellSet, total: i32) {
+        self.region_cells.extend(cells.iter().map(|c| c.as_index()));
+        self.region_starts.push(self.region_cells.len());
+        self.region_total.push(total);
+    }
+
+    fn cage(&self, k: usize) -> &[usize] {
+        &self.cage_cells[self.cage_starts[k]..self.cage_starts[k + 1]]
     }
 
     /// Put `v` in the empty cell `c`.
     fn place(&mut self, c: usize, v: u8) {
         let bit = 1u16 << (v - 1);
         self.values[c] = v;
-        for h in self.houses_of[c] {
+        for h in self.shape.houses_of[c] {
             self.house_placed[h] |= bit;
         }
-        if let Some(k) = self.cage_placed.get_mut(self.cage_of[c]) {
-            *k |= bit;
-            self.cage_sum[self.cage_of[c]] += i32::from(v);
-            self.cage_empty[self.cage_of[c]] -= 1;
+        let k = self.cage_of[c];
+        if let Some(placed) = self.cage_placed.get_mut(k) {
+            *placed |= bit;
+            self.cage_sum[k] += i32::from(v);
+            self.cage_empty[k] -= 1;
+            self.cage_stale[k] = true;
         }
     }
 
     /// Solve directly until stuck; the empty cells left.
-    fn run(mut self) -> usize {
+    fn run(&mut self) -> usize {
         loop {
             self.sweep_allowed();
             self.find_moves();
@@ -171,26 +339,30 @@ impl Direct {
         let full = ((1u32 << self.n) - 1) as u16;
         for c in 0..self.values.len() {
             self.allowed[c] = match self.values[c] {
-                0 => self.houses_of[c]
+                0 => self.shape.houses_of[c]
                     .iter()
                     .fold(full, |m, &h| m & !self.house_placed[h]),
                 _ => 0,
             };
         }
-        for k in 0..self.cages.len() {
-            let rest = self.cages[k].1 - self.cage_sum[k];
-            let placed = self.cage_placed[k];
-            let union = match usize::try_from(rest) {
-                Ok(rest) => self
-                    .combos
-                    .get(self.cage_empty[k], rest)
-                    .iter()
-                    .filter(|&&m| m & placed == 0)
-                    .fold(0, |u, &m| u | m),
-                Err(_) => 0,
-            };
-            for &c in &self.cages[k].0 {
-                self.allowed[c] &= union;
+        for k in 0..self.cage_total.len() {
+            let rest = self.cage_total[k] - self.cage_sum[k];
+            if self.cage_stale[k] {
+                let placed = self.cage_placed[k];
+                self.cage_union[k] = match usize::try_from(rest) {
+                    Ok(rest) => self
+                        .combos
+                        .get(self.cage_empty[k], rest)
+                        .iter()
+                        .filter(|&&m| m & placed == 0)
+                        .fold(0, |u, &m| u | m),
+                    Err(_) => 0,
+                };
+                self.cage_stale[k] = false;
+            }
+            let union = self.cage_union[k];
+            for i in self.cage_starts[k]..self.cage_starts[k + 1] {
+                self.allowed[self.cage_cells[i]] &= union;
             }
             if (2..=HEAD_CAGE_CELLS).contains(&self.cage_empty[k]) {
                 self.fill_in_head(k, rest);
@@ -205,7 +377,7 @@ impl Direct {
         let mut empty = [0usize; HEAD_CAGE_CELLS];
         let mut masks = [0u16; HEAD_CAGE_CELLS];
         let mut len = 0;
-        for &c in &self.cages[cage].0 {
+        for &c in self.cage(cage) {
             if self.values[c] == 0 {
                 (empty[len], masks[len]) = (c, self.allowed[c]);
                 len += 1;
@@ -229,28 +401,44 @@ impl Direct {
     fn point(&mut self) {
         let n = self.n;
         for b in 2 * n..3 * n {
-            for bit in (0..n).map(|d| 1u16 << d) {
-                // The row and the column of the digit's first place, and whether all share them.
-                let mut first: Option<[usize; 3]> = None;
-                let (mut one_row, mut one_col) = (true, true);
-                for &c in &self.houses[b] {
-                    if self.allowed[c] & bit != 0 {
-                        let here = self.houses_of[c];
-                        let at = *first.get_or_insert(here);
-                        one_row &= here[0] == at[0];
-                        one_col &= here[1] == at[1];
+            // Per digit of the box: the row and the column of its first place, and whether
+            // every place shares them (one pass over the box; the box's own cells keep what
+            // they allow, so its digits can be read before any of them strikes).
+            let mut first = [[usize::MAX; 2]; 16];
+            let (mut one_row, mut one_col) = (0u16, 0u16);
+            let mut seen = 0u16;
+            for &c in &self.shape.houses[b * n..(b + 1) * n] {
+                let [r, k, _] = self.shape.houses_of[c];
+                let mut bits = self.allowed[c];
+                while bits != 0 {
+                    let d = bits.trailing_zeros() as usize;
+                    let bit = 1u16 << d;
+                    bits &= bits - 1;
+                    if seen & bit == 0 {
+                        seen |= bit;
+                        first[d] = [r, k];
+                        one_row |= bit;
+                        one_col |= bit;
+                    } else {
+                        if first[d][0] != r {
+                            one_row &= !bit;
+                        }
+                        if first[d][1] != k {
+                            one_col &= !bit;
+                        }
                     }
                 }
-                let Some([r, k, _]) = first else {
-                    continue;
-                };
-                let row = one_row.then_some(r);
-                let col = one_col.then_some(k);
-                for line in [row, col].into_iter().flatten() {
-                    for i in 0..self.houses[line].len() {
-                        let c = self.houses[line][i];
-                        if self.houses_of[c][2] != b {
-                            self.allowed[c] &= !bit;
+            }
+            for (lines, at) in [(one_row, 0), (one_col, 1)] {
+                let mut lines = lines;
+                while lines != 0 {
+                    let d = lines.trailing_zeros() as usize;
+                    lines &= lines - 1;
+                    let line = first[d][at];
+                    for i in line * n..(line + 1) * n {
+                        let c = self.shape.houses[i];
+                        if self.shape.houses_of[c][2] != b {
+                            self.allowed[c] &= !(1u16 << d);
                         }
                     }
                 }
@@ -261,6 +449,7 @@ impl Direct {
     /// Every placement a sweep finds, into `moves`: naked singles, hidden singles in houses
     /// and in cages of N cells, and single cells left in a rule-of-45 region.
     fn find_moves(&mut self) {
+        let n = self.n;
         let allowed = &self.allowed;
         let values = &self.values;
         let moves = &mut self.moves;
@@ -270,13 +459,17 @@ impl Direct {
                 .filter(|&c| values[c] == 0 && allowed[c].count_ones() == 1)
                 .map(|c| (c, allowed[c].trailing_zeros() as u8 + 1)),
         );
-        let whole_cages = self
-            .cages
-            .iter()
-            .zip(&self.cage_placed)
-            .filter(|(k, _)| k.0.len() == self.n)
-            .map(|(k, &placed)| (&k.0, placed));
-        let houses = self.houses.iter().zip(self.house_placed.iter().copied());
+        let whole_cages = (0..self.cage_total.len())
+            .map(|k| {
+                let cells = &self.cage_cells[self.cage_starts[k]..self.cage_starts[k + 1]];
+                (cells, self.cage_placed[k])
+            })
+            .filter(|(cells, _)| cells.len() == n);
+        let houses = self
+            .shape
+            .houses
+            .chunks(n)
+            .zip(self.house_placed.iter().copied());
         for (cells, placed) in houses.chain(whole_cages) {
             // Digits seen in one cell only: once and not twice.
             let (mut once, mut twice) = (0u16, 0u16);
@@ -293,17 +486,23 @@ impl Direct {
                 }
             }
         }
-        for region in &self.regions {
-            let mut empty = region.cells.iter().filter(|&&c| values[c] == 0);
+        for (r, &total) in self.region_total.iter().enumerate() {
+            let cells = &self.region_cells[self.region_starts[r]..self.region_starts[r + 1]];
+            let mut empty = cells.iter().filter(|&&c| values[c] == 0);
             if let (Some(&c), None) = (empty.next(), empty.next()) {
-                let placed: i32 = region.cells.iter().map(|&c| i32::from(values[c])).sum();
-                let rest = region.total - placed;
-                if (1..=self.n as i32).contains(&rest) && allowed[c] & 1 << (rest - 1) != 0 {
+                let placed: i32 = cells.iter().map(|&c| i32::from(values[c])).sum();
+                let rest = total - placed;
+                if (1..=n as i32).contains(&rest) && allowed[c] & 1 << (rest - 1) != 0 {
                     moves.push((c, rest as u8));
                 }
             }
         }
     }
+}
+
+/// The cells of `cells` (cell indices) as a set.
+fn set_of(cells: &[usize]) -> CellSet {
+    cells.iter().map(|&c| Cell::new(c as u8)).collect()
 }
 
 /// What each cell of a small cage (cells allowing `masks`, at most `HEAD_CAGE_CELLS`) keeps:
@@ -314,6 +513,22 @@ fn head_fillings(combos: &Combos, masks: &[u16], rest: i32) -> [u16; HEAD_CAGE_C
     let within = masks.iter().fold(0, |u, &m| u | m);
     let sets = usize::try_from(rest).map_or(&[][..], |r| combos.get(masks.len(), r));
     for &digits in sets.iter().filter(|&&m| m & !within == 0) {
+        // A combination can only add digits it holds to cells allowing them: none left to add.
+        if masks.iter().zip(&kept).all(|(&m, &k)| m & digits & !k == 0) {
+            continue;
+        }
+        if let [a, b] = *masks {
+            // A pair {x, y}: x then y, or y then x (the commonest cage, without the search).
+            let x = digits & digits.wrapping_neg();
+            let y = digits & !x;
+            for (p, q) in [(x, y), (y, x)] {
+                if a & p != 0 && b & q != 0 {
+                    kept[0] |= p;
+                    kept[1] |= q;
+                }
+            }
+            continue;
+        }
         fillings(masks, digits, 0, &mut chosen, &mut kept);
     }
     kept
@@ -338,11 +553,11 @@ fn fillings(masks: &[u16], left: u16, i: usize, chosen: &mut [u16], kept: &mut [
     }
 }
 
-/// The rule-of-45 regions of unions of up to `UNION_HOUSES` neighbouring houses of one kind
-/// (consecutive rows, consecutive columns, boxes next to each other in a band or a stack).
-fn regions(geometry: &Geometry, houses: &[Vec<usize>], cages: &[(Vec<usize>, i32)]) -> Vec<Region> {
+/// The unions of up to `UNION_HOUSES` neighbouring houses of one kind the rule of 45 looks at
+/// (consecutive rows, consecutive columns, boxes next to each other in a band or a stack), as
+/// lists of house indices.
+fn unions(geometry: &Geometry) -> Vec<Vec<usize>> {
     let n = geometry.size();
-    let triangle = (n * (n + 1) / 2) as i32;
     let mut unions: Vec<Vec<usize>> = Vec::new();
     for k in 1..=UNION_HOUSES.min(n) {
         for first in 0..=n - k {
@@ -378,52 +593,7 @@ fn regions(geometry: &Geometry, houses: &[Vec<usize>], cages: &[(Vec<usize>, i32
         }
         None => unions.extend((2 * n..3 * n).map(|h| vec![h])),
     }
-    let set = |cells: &[usize]| {
-        cells.iter().fold(CellSet::default(), |mut s, &c| {
-            s.insert(Cell::new(c as u8));
-            s
-        })
-    };
-    let house_sets: Vec<CellSet> = houses.iter().map(|h| set(h)).collect();
-    let cage_sets: Vec<(CellSet, i32)> = cages.iter().map(|(cs, sum)| (set(cs), *sum)).collect();
-    let cells_of = |s: CellSet| s.iter().map(|c| c.as_index()).collect::<Vec<usize>>();
-    let mut out = Vec::new();
-    for union in unions {
-        let area = union
-            .iter()
-            .fold(CellSet::default(), |a, &h| a.union(&house_sets[h]));
-        let total = triangle * union.len() as i32;
-        let (mut inside, mut inside_sum) = (CellSet::default(), 0);
-        let (mut all, mut all_sum, mut touching) = (CellSet::default(), 0, false);
-        for (cage, sum) in &cage_sets {
-            if !cage.intersects(&area) {
-                continue;
-            }
-            if cage.is_subset(&area) {
-                inside = inside.union(cage);
-                inside_sum += sum;
-            } else {
-                touching = true;
-            }
-            all = all.union(cage);
-            all_sum += sum;
-        }
-        let innies = area.difference(&inside);
-        if inside_sum > 0 && !innies.is_empty() && innies.len() <= REGION_CELLS {
-            out.push(Region {
-                cells: cells_of(innies),
-                total: total - inside_sum,
-            });
-        }
-        let outies = all.difference(&area);
-        if touching && area.is_subset(&all) && outies.len() <= REGION_CELLS {
-            out.push(Region {
-                cells: cells_of(outies),
-                total: all_sum - total,
-            });
-        }
-    }
-    out
+    unions
 }
 
 #[cfg(test)]
@@ -471,6 +641,12 @@ mod tests {
         // Digits 1-4 in four cells make 10 only as {1,2,3,4}; a cell allowing only 9 breaks it.
         let none = head_fillings(Combos::of(9), &[0b1111, 0b1111, 0b1111, 1 << 8], 10);
         assert_eq!(none, [0; 4]);
+        // A pair of total 4 over {1,2,3} and {3}: 1 then 3 only (3 + 1 needs a 1 in the second).
+        let pair = head_fillings(Combos::of(9), &[0b111, 0b100], 4);
+        assert_eq!(pair, [0b1, 0b100, 0, 0]);
+        // Total 5 over {1,...,4} twice: both orders of {1,4} and of {2,3}.
+        let both = head_fillings(Combos::of(9), &[0b1111, 0b1111], 5);
+        assert_eq!(both, [0b1111, 0b1111, 0, 0]);
     }
 
     #[test]
