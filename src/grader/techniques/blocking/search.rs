@@ -481,7 +481,7 @@ impl Search<'_> {
         if self.distinct[s] {
             return self.revise_distinct(s);
         }
-        let (mut lo, mut hi) = (0i32, 0i32);
+        let (mut lo, mut hi, mut span) = (0i32, 0i32, 0i32);
         for &(i, k) in &sum.terms {
             let d = self.dom[i];
             let (min, max) = (d.trailing_zeros() as i32 + 1, 16 - d.leading_zeros() as i32);
@@ -489,10 +489,15 @@ impl Search<'_> {
                 true => (lo, hi) = (lo + min, hi + max),
                 false => (lo, hi) = (lo - max, hi - min),
             }
+            span = span.max(max - min);
         }
         let total = sum.total;
         if total < lo || total > hi {
             return false;
+        }
+        if hi - total >= span && total - lo >= span {
+            // Every term's range fits in the slack on both sides: nothing narrows.
+            return true;
         }
         for t in 0..sum.terms.len() {
             let (i, k) = self.joint.sums[s].terms[t];
