@@ -318,7 +318,7 @@ def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float 
     print("## Goal 3: extreme on demand\n")
     print(f"pencilmark max_seconds {seconds}; uniqueness "
           f"{'given by our solution (--known-unique)' if known_unique else 'its own search'}; "
-          f"cache `{cache}`\n")
+          f"CPU limit a puzzle {cpu_limit or 'none'} s; cache `{cache}`\n")
     builds = [("new", binary)] + ([("base", base)] if base else [])
     rows = []
     for name, build in builds:
