@@ -3,8 +3,11 @@
 2. the hardest published killers (tarek_odd, the Wecoc puzzles of hard_killers) graded by
    `sudoku-press rate`: trial, forcing chains and which set-theory rungs fired, per puzzle;
 3. `generate --level extreme` on 2 threads for each of --extreme-seeds (and --base's binary
-   beside): puzzles a minute, CPU an extreme, pencilmark's band and difficulty of each (cached),
-   the median and band histogram, and cage statistics beside tarek's;
+   beside): puzzles a minute, CPU an extreme, pencilmark's card of the first --rate of each
+   (one at a time, CPU-limited, cached; --tarek N rates tarek_odd's first N beside), the median
+   over those it finished and the band histogram, and cage statistics beside tarek's. pencilmark's
+   band "Unknown" means its solve ran out of steps (no technique and no forcing or
+   proof-by-search step from its engine), not its time limit;
 4. `generate --level medium/hard/expert`: Spearman rho between our score and pencilmark's
    difficulty inside each level.
 
@@ -139,14 +142,48 @@ def pencilmark_doc(p: dict) -> dict:
             "board": {"rows": n, "cols": n}, "digits": n, "givens": p["givens"], "rules": rules}
 
 
-def pencilmark_rate(p: dict, seconds: float) -> tuple[str, float | None]:
-    import pencilmark  # the venv's
+def pencilmark_rate(p: dict, seconds: float | None, known_unique: bool) -> dict:
+    """pencilmark's card of one puzzle, as a dict: band, difficulty, stopped_at_step (where its
+    solve ran out of steps: None when it finished), engine_search (does its own exhaustive search,
+    2M nodes, solve the puzzle; without that it has no proof-by-search step to fall back on),
+    cpu and wall seconds, or error (NotUnique, Undecided, ...) with band and difficulty None.
 
+    `seconds` is pencilmark's max_seconds: it only stops the shrinking of the technique list
+    (contains_truncated); its solve route, band and difficulty do not depend on it. With
+    `known_unique`, pencilmark's two uniqueness searches (its engine's, then CP-SAT, before
+    rating and again inside the card) are given the puzzle's solution instead: every generated
+    puzzle is proved unique by our solver, pencilmark's reading of the puzzle is checked to
+    accept that solution, and the rest of the rating is pencilmark's own, unchanged."""
+    import pencilmark  # the venv's
+    from pencilmark import api, cbackend, cpsat_verify
+
+    doc = pencilmark_doc(p)
+    before, t0 = time.process_time(), time.time()
+    out: dict = {"band": None, "difficulty": None, "stopped_at_step": None}
+    saved = cpsat_verify.decide, cpsat_verify.solutions
     try:
-        card = pencilmark.rate(pencilmark_doc(p), max_seconds=seconds)
-        return card["band"], float(card["difficulty"])
-    except Exception as err:  # NotUnique, Undecided, timeouts: reported, not counted
-        return type(err).__name__, None
+        engine = cbackend.brute_solve(api.load(doc), limit=1)
+        out["engine_search"] = bool(engine) and bool(engine.complete)
+        if known_unique:
+            solution = [int(x) for x in p["solution"]]
+            whole = cbackend.brute_solve(api.load(dict(doc, givens=solution)), limit=2)
+            if len(whole) != 1:
+                raise ValueError("pencilmark's reading of the puzzle rejects our solution")
+            cpsat_verify.decide = lambda *_a, **_k: ([list(solution)], True)
+            cpsat_verify.solutions = lambda *_a, **_k: [list(solution)]
+        card = pencilmark.rate(doc, max_seconds=seconds,
+                               fields=["difficulty", "band", "contains"])
+        out.update(band=card["band"], difficulty=card["difficulty"],
+                   stopped_at_step=card.get("stopped_at_step"),
+                   hardest=max(card["contains"], key=lambda c: c["band"])["code"]
+                   if card["contains"] else None)
+    except Exception as err:  # NotUnique, Undecided: reported, not counted
+        out["error"] = f"{type(err).__name__}: {err}"
+    finally:
+        cpsat_verify.decide, cpsat_verify.solutions = saved
+    out["cpu"] = round(time.process_time() - before, 1)
+    out["wall"] = round(time.time() - t0, 1)
+    return out
 
 
 def generate(binary: str, level: str, count: int, seed: int, threads: int,
@@ -177,27 +214,111 @@ def generate_timed(binary: str, level: str, count: int, seed: int, threads: int,
 BANDS = ("Very Easy", "Easy", "Medium", "Hard", "Very Hard", "Extreme")
 
 
-def pencilmark_cached(p: dict, seconds: float, cache: Path) -> tuple[str, float | None]:
-    """`pencilmark_rate`, remembered in `cache` (JSON lines keyed by the puzzle's cages): 20-60 s
-    of CPU a generated extreme, more for tarek-like ones, so reruns only rate new puzzles."""
+def pencilmark_child(p: dict, seconds: float | None, known_unique: bool, cpu_limit: int,
+                     conn) -> None:
+    """`pencilmark_rate` in a child process held to `cpu_limit` CPU seconds (RLIMIT_CPU):
+    pencilmark takes 2-4 CPU minutes on most shaped extremes, but far longer on some."""
+    import resource
+
+    if cpu_limit:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+    conn.send(pencilmark_rate(p, seconds, known_unique))
+
+
+def pencilmark_limited(p: dict, seconds: float | None, known_unique: bool,
+                       cpu_limit: int) -> dict:
+    """`pencilmark_rate` within `cpu_limit` CPU seconds (0: none); past it, an entry whose error
+    says so."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    before = os.times()
+    proc = ctx.Process(target=pencilmark_child, args=(p, seconds, known_unique, cpu_limit, child))
+    proc.start()
+    child.close()
+    try:
+        out = parent.recv()
+    except EOFError:
+        out = {"band": None, "difficulty": None, "stopped_at_step": None,
+               "error": f"CpuLimit: no card within {cpu_limit} s of CPU"}
+    proc.join()
+    after = os.times()
+    out.setdefault("cpu", round(after.children_user - before.children_user
+                                + after.children_system - before.children_system, 1))
+    return out
+
+
+def pencilmark_cached(p: dict, seconds: float | None, cache: Path, known_unique: bool,
+                      cpu_limit: int) -> dict:
+    """`pencilmark_limited`, remembered in `cache` (JSON lines keyed by the puzzle's cages): 2-4
+    CPU minutes a shaped extreme, so a rerun rates only new puzzles. An entry without a number
+    is rated again when it comes from a run before the CPU limit (those without OR-Tools were
+    mostly pencilmark's "Undecided") or was cut by a smaller limit than `cpu_limit` (0: none)."""
     key = json.dumps([p["size"], p["givens"], sorted((c["sum"], c["cells"]) for c in p["cages"])])
     known = {}
     if cache.is_file():
         for line in cache.open():
             if line.strip():
                 entry = json.loads(line)
-                known[entry["key"]] = (entry["band"], entry["difficulty"])
-    if key not in known:
-        band, diff = pencilmark_rate(p, seconds)
+                known[entry["key"]] = entry
+    entry = known.get(key)
+    cut = entry is not None and entry.get("difficulty") is None and (
+        "cpu_limit" not in entry or str(entry.get("error", "")).startswith("CpuLimit") and (
+            cpu_limit == 0 or 0 < entry["cpu_limit"] < cpu_limit))
+    if entry is None or cut:
+        entry = dict(pencilmark_limited(p, seconds, known_unique, cpu_limit), key=key,
+                     seconds=seconds, known_unique=known_unique, cpu_limit=cpu_limit)
         with cache.open("a") as out:
-            out.write(json.dumps({"key": key, "band": band, "difficulty": diff}) + "\n")
-        known[key] = (band, diff)
-    return known[key]
+            out.write(json.dumps(entry) + "\n")
+    return entry
 
 
-def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float, tmp: Path,
-          base: str | None, cache: Path) -> None:
+def pencilmark_table(puzzles: list[dict], grades: list[dict], rated: int, seconds: float | None,
+                     cache: Path, known_unique: bool, cpu_limit: int) -> None:
+    """One row a puzzle (our grade beside pencilmark's card of the first `rated`), then the
+    median of pencilmark's difficulty over its finished ratings and over all, and its bands."""
+    print("| # | our level | our score | hardest step | trial steps | pencilmark band | "
+          "difficulty | stopped at step | its search solves it | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    finished, every, bands = [], [], {}
+    for i, (p, g) in enumerate(zip(puzzles, grades)):
+        trial = g.get("techniques", {}).get("trial", 0)
+        row = [p.get("id", i), g.get("level"), g.get("score"), g.get("hardest"), trial]
+        if i < rated:
+            e = pencilmark_cached(p, seconds, cache, known_unique, cpu_limit)
+            band = e.get("band") or e.get("error", "error").split(":")[0]
+            bands[band] = bands.get(band, 0) + 1
+            if e.get("difficulty") is not None:
+                every.append(e["difficulty"])
+                if e.get("band") not in (None, "Unknown"):
+                    finished.append(e["difficulty"])
+            row += [band, e.get("difficulty"), e.get("stopped_at_step", "-"),
+                    e.get("engine_search", "-"), e.get("cpu", "-")]
+        else:
+            row += ["-"] * 5
+        print("| " + " | ".join("-" if x is None else str(x) for x in row) + " |")
+
+    def median(xs: list[float]) -> str:
+        return f"{statistics.median(xs):.1f}" if xs else "-"
+
+    histogram = ", ".join(f"{b} {bands[b]}" for b in BANDS + tuple(
+        sorted(set(bands) - set(BANDS))) if b in bands)
+    print(f"\npencilmark difficulty median **{median(finished)}** over the {len(finished)} it "
+          f"finished (band Very Easy..Extreme), {median(every)} over all {len(every)} with a "
+          f"number; rated {min(rated, len(puzzles))} of {len(puzzles)}; bands: {histogram}\n")
+
+
+def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float | None,
+          tmp: Path, base: str | None, cache: Path, rated: int, tarek: int,
+          known_unique: bool, cpu_limit: int) -> None:
+    """`generate --level extreme` on 2 threads per seed (and --base's binary beside): speed, our
+    grades, pencilmark's cards of the first `rated` (cached), and of the first `tarek` of
+    tarek_odd as the reference; cage statistics beside tarek's."""
     print("## Goal 3: extreme on demand\n")
+    print(f"pencilmark max_seconds {seconds}; uniqueness "
+          f"{'given by our solution (--known-unique)' if known_unique else 'its own search'}; "
+          f"CPU limit a puzzle {cpu_limit or 'none'} s; cache `{cache}`\n")
     builds = [("new", binary)] + ([("base", base)] if base else [])
     rows = []
     for name, build in builds:
@@ -210,30 +331,20 @@ def goal3(binary: str, data: Path, count: int, seeds: list[int], seconds: float,
                   f"puzzles, {wall:.1f} s wall = **{60 * len(puzzles) / max(wall, 1e-9):.0f} a "
                   f"minute**, {cpu:.2f} s CPU = {1000 * cpu / made:.0f} ms CPU an extreme\n")
             grades = rate_lines(build, puzzles, tmp)
-            print("| # | our level | our score | hardest step | trial steps | pencilmark band | "
-                  "difficulty |")
-            print("|---|---|---|---|---|---|---|")
-            diffs, bands = [], {}
-            for i, (p, g) in enumerate(zip(puzzles, grades)):
-                band, diff = pencilmark_cached(p, seconds, cache)
-                bands[band] = bands.get(band, 0) + 1
-                if diff is not None:
-                    diffs.append(diff)
-                trial = g.get("techniques", {}).get("trial", 0)
-                print(f"| {i} | {g.get('level')} | {g.get('score')} | {g.get('hardest')} | "
-                      f"{trial} | {band} | {diff} |")
+            pencilmark_table(puzzles, grades, rated, seconds, cache, known_unique, cpu_limit)
             gated = sum(1 for g in grades if g.get("techniques", {}).get("trial", 0))
-            print(f"\ntrial in our grader: {gated} of {len(grades)} (a shaped extreme without it "
+            print(f"trial in our grader: {gated} of {len(grades)} (a shaped extreme without it "
                   f"is the hardest above expert its item met: no layout needed trial)\n")
-            median = f"{statistics.median(diffs):.1f}" if diffs else "-"
-            histogram = ", ".join(f"{b} {bands[b]}" for b in BANDS + tuple(
-                sorted(set(bands) - set(BANDS))) if b in bands)
-            print(f"\npencilmark difficulty median **{median}** (n {len(diffs)} of "
-                  f"{len(puzzles)}); bands: {histogram}\n")
             rows.append((f"{name} extreme, seed {seed}", puzzles))
-    tarek = data / "killer" / "tarek_odd.jsonl"
-    if tarek.is_file():
-        rows.append(("tarek_odd", [json.loads(x) for x in tarek.open() if x.strip()]))
+    tarek_path = data / "killer" / "tarek_odd.jsonl"
+    if tarek_path.is_file():
+        published = [json.loads(x) for x in tarek_path.open() if x.strip()]
+        if tarek:
+            print(f"### tarek_odd, the reference (first {tarek})\n")
+            print(f"load {load()}\n")
+            pencilmark_table(published, rate(binary, tarek_path), tarek, seconds, cache,
+                             known_unique, cpu_limit)
+        rows.append(("tarek_odd", published))
     print("Cage statistics, per puzzle:\n")
     print_cage_stats(rows)
 
@@ -275,7 +386,18 @@ def main() -> None:
     ap.add_argument("--cache", default=str(Path(__file__).resolve().parent.parent / "output"
                                            / "pencilmark-extreme-cache.jsonl"),
                     help="goal 3: pencilmark's answers, kept between runs")
-    ap.add_argument("--seconds", type=float, default=120, help="pencilmark's limit per puzzle")
+    ap.add_argument("--seconds", type=float, default=120,
+                    help="pencilmark's max_seconds (goal 3: 0 for none; it only bounds the "
+                    "shrinking of its technique list, not its rating)")
+    ap.add_argument("--rate", type=int, default=10 ** 6,
+                    help="goal 3: pencilmark rates the first N extremes of each seed")
+    ap.add_argument("--tarek", type=int, default=0,
+                    help="goal 3: pencilmark rates the first N of tarek_odd beside")
+    ap.add_argument("--cpu-limit", type=int, default=900,
+                    help="goal 3: CPU seconds pencilmark may take a puzzle (0: none)")
+    ap.add_argument("--known-unique", action="store_true",
+                    help="goal 3: give pencilmark our solution instead of its two uniqueness "
+                    "searches (a third of its CPU; the rating is otherwise its own)")
     args = ap.parse_args()
     data = default_data()
     goals = {int(g) for g in args.goals.split(",") if g}
@@ -284,8 +406,9 @@ def main() -> None:
             goal2(args.bin, data)
         if 3 in goals:
             seeds = [int(x) for x in args.extreme_seeds.split(",") if x]
-            goal3(args.bin, data, args.extreme, seeds, args.seconds, Path(tmp), args.base,
-                  Path(args.cache))
+            goal3(args.bin, data, args.extreme, seeds, args.seconds or None, Path(tmp),
+                  args.base, Path(args.cache), args.rate, args.tarek, args.known_unique,
+                  args.cpu_limit)
         if 4 in goals:
             goal4(args.bin, args.per_level, args.seed, args.seconds)
 

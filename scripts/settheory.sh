@@ -3,6 +3,7 @@
 # demand rated by pencilmark, order inside a level) in one run; Markdown on stdout.
 # Usage: scripts/settheory.sh [--bin PATH] [--goals 2,3,4] [--extreme N] [--per-level N]
 #        [--seed S] [--seconds S]
+#        goal 3: [--extreme-seeds 31,32] [--rate N] [--tarek N] [--known-unique] [--cpu-limit S]
 set -euo pipefail
 # shellcheck source=scripts/peer_venv.sh
 source "$(dirname "$0")/peer_venv.sh"
