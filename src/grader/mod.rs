@@ -50,6 +50,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// house and innie/outie sum of a 9x9 board) before trial (paths that needed trial); and the
 /// score orders killers inside a level also by the share of the grid left for pencil marks when
 /// a solve without marks stalls (`direct`), with K and Z weighed again (levels unchanged).
-pub const GRADER_VERSION: i64 = 9;
+/// 10: nested killer forcing chains (each branch followed with short chains of its own) between
+/// killer forcing chains and trial (9x9 paths that needed trial).
+pub const GRADER_VERSION: i64 = 10;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};
