@@ -12,8 +12,15 @@
 //! a branch is a chain a person can follow. A branch that stalls is probed once more: a digit of
 //! a cell of two or three digits that breaks it goes from it, and a cell all of whose digits
 //! break it breaks the branch (a short chain inside the chain; without it tarek_odd had 7 of 19
-//! without trial, as before the rung, with it 12). The last rung before trial, on 9x9 only (see
-//! `MAX_SIZE`), bounded by `FORCING_WORK` a puzzle.
+//! without trial, as before the rung, with it 12). On 9x9 only (see `MAX_SIZE`), bounded by
+//! `FORCING_WORK` a puzzle.
+//!
+//! Nested killer forcing chains, the last rung before trial, follow the same premises with every
+//! digit a branch's probe tries probed once more before it is judged (Sudoku Explainer's nested
+//! forcing chains): at the stalled positions of the seven tarek_odd killers that still needed
+//! trial, one level refuted none of their wrong candidates, two levels 2-32 each (and premises
+//! over a cage's combinations removed nothing); with the rung tarek_odd has 15 of 19 without
+//! trial. Bounded by `NESTED_WORK` a puzzle.
 
 use super::finders::{add_cage, add_differences, add_house};
 use super::search::{Broke, Joint, Sum, MAX_CELLS};
