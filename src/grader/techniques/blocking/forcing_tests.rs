@@ -41,11 +41,12 @@ fn killer_forcing_is_sound_on_random_layouts() {
     assert!(fired > 100, "{fired} steps");
 }
 
-/// The same for nested killer forcing chains.
+/// The same for nested killer forcing chains (fewer layouts: with no limit on its work, a nested
+/// look at a wide-open random board costs seconds).
 #[test]
 fn nested_killer_forcing_is_sound_on_random_layouts() {
-    let fired = sound_on_random_layouts(nested_step, 60);
-    assert!(fired > 30, "{fired} steps");
+    let fired = sound_on_random_layouts(nested_step, 20);
+    assert!(fired > 10, "{fired} steps");
 }
 
 /// Steps of `rung` taken from the first board of `rounds` random killers, each checked against
