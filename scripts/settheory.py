@@ -31,7 +31,8 @@ from grade_calibration import spearman  # one rank correlation for every calibra
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_common import default_data, houses, load  # noqa: E402
 
-NEW_RUNGS = ("combination_blocking", "cage_interaction", "killer_forcing_chain")
+NEW_RUNGS = ("combination_blocking", "cage_interaction", "killer_forcing_chain",
+             "nested_killer_forcing_chain")
 
 
 def rate(binary: str, path: Path) -> list[dict]:
@@ -52,13 +53,16 @@ def goal2(binary: str, data: Path) -> None:
         if not path.is_file():
             print(f"skipping: {path} absent\n")
             continue
-        start = time.process_time()
+        before = os.times()
         t0 = time.time()
         grades = rate(binary, path)
         wall = time.time() - t0
+        after = os.times()
+        cpu = (after.children_user - before.children_user) + (after.children_system
+                                                              - before.children_system)
         grades = [g for g in grades if prefix is None or g["id"].startswith(prefix)]
         print(f"### {name}{' (' + prefix + ')' if prefix else ''}: {len(grades)} puzzles, "
-              f"rate -j1 {wall:.1f} s wall\n")
+              f"rate -j1 of the whole file {wall:.1f} s wall, {cpu:.2f} s CPU\n")
         print("| id | level | score | trial steps | forcing chains | " + " | ".join(NEW_RUNGS) + " |")
         print("|---|---|---|---|---|" + "---|" * len(NEW_RUNGS))
         clean = free = 0
@@ -68,14 +72,14 @@ def goal2(binary: str, data: Path) -> None:
                 fired[k] = fired.get(k, 0) + v
             trial, chains = t.get("trial", 0), t.get("forcing_chain", 0)
             clean += trial == 0
-            free += trial == 0 and chains == 0 and t.get("killer_forcing_chain", 0) == 0
+            free += trial == 0 and chains == 0 and not any(
+                t.get(k, 0) for k in ("killer_forcing_chain", "nested_killer_forcing_chain"))
             row = [g["id"], g.get("level"), g.get("score"), trial, chains]
             row += [t.get(k, 0) for k in NEW_RUNGS]
             print("| " + " | ".join(str(x) for x in row) + " |")
         print(f"\nwithout trial: **{clean}/{len(grades)}**; without trial and forcing chains (plain "
               f"or killer): "
               f"{free}/{len(grades)}\n")
-        del start
     print("Steps per set-theory rung over these puzzles: "
           + ", ".join(f"{k} {fired.get(k, 0)}" for k in
                       ("multi_house_innie_outie", "sum_algebra") + NEW_RUNGS) + "\n")

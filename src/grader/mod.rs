@@ -51,7 +51,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// score orders killers inside a level also by the share of the grid left for pencil marks when
 /// a solve without marks stalls (`direct`), with K and Z weighed again (levels unchanged).
 /// 10: K and P weigh half as much (4 and ½), chosen on four Solo fit seeds instead of one
-/// (killer scores only; levels, paths and minutes unchanged).
+/// (killer scores only), and nested killer forcing chains (each branch followed with short
+/// chains of its own) between killer forcing chains and trial (9x9 paths that needed trial).
 pub const GRADER_VERSION: i64 = 10;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

@@ -96,13 +96,16 @@ pub enum Technique {
     ForcingChain,
     /// Forcing chains followed through every cage, house and innie/outie sum of the board.
     KillerForcingChain,
+    /// Killer forcing chains whose branches are followed with short forcing chains of their own
+    /// (nested forcing chains).
+    NestedKillerForcingChain,
     /// Trial and error: a guess tested by the solver (the last resort).
     Trial,
 }
 
 impl Technique {
     /// Every technique, in declaration order.
-    pub const ALL: [Technique; 44] = [
+    pub const ALL: [Technique; 45] = [
         Technique::FullHouse,
         Technique::CageSingle,
         Technique::HiddenSingle,
@@ -146,6 +149,7 @@ impl Technique {
         Technique::AlsXz,
         Technique::ForcingChain,
         Technique::KillerForcingChain,
+        Technique::NestedKillerForcingChain,
         Technique::Trial,
     ];
     /// Snake-case key, as in JSON output ("hidden_single").
@@ -195,6 +199,7 @@ impl Technique {
             AlsXz => "als_xz",
             ForcingChain => "forcing_chain",
             KillerForcingChain => "killer_forcing_chain",
+            NestedKillerForcingChain => "nested_killer_forcing_chain",
             Trial => "trial",
         }
     }
@@ -245,6 +250,7 @@ impl Technique {
             AlsXz => "ALS-XZ",
             ForcingChain => "Forcing chain",
             KillerForcingChain => "Killer forcing chain",
+            NestedKillerForcingChain => "Nested killer forcing chain",
             Trial => "Trial",
         }
     }

@@ -216,6 +216,15 @@ pub static LADDER: &[Rung] = &[
         250.0,
         blocking::killer_forcing,
     ),
+    // The same chains where they are stuck, each branch followed with short forcing chains of
+    // its own (Sudoku Explainer's "nested forcing chains"): tarek's killers that the rung above
+    // leaves to trial. Dearer than it, cheaper than trial.
+    cage_rung(
+        T::NestedKillerForcingChain,
+        Extreme,
+        280.0,
+        blocking::nested_killer_forcing,
+    ),
 ];
 
 // Plain finders that remember, per house, where they found nothing (see `Context`).

@@ -12,8 +12,15 @@
 //! a branch is a chain a person can follow. A branch that stalls is probed once more: a digit of
 //! a cell of two or three digits that breaks it goes from it, and a cell all of whose digits
 //! break it breaks the branch (a short chain inside the chain; without it tarek_odd had 7 of 19
-//! without trial, as before the rung, with it 12). The last rung before trial, on 9x9 only (see
-//! `MAX_SIZE`), bounded by `FORCING_WORK` a puzzle.
+//! without trial, as before the rung, with it 12). On 9x9 only (see `MAX_SIZE`), bounded by
+//! `FORCING_WORK` a puzzle.
+//!
+//! Nested killer forcing chains, the last rung before trial, follow the same premises with every
+//! digit a branch's probe tries probed once more before it is judged (Sudoku Explainer's nested
+//! forcing chains): at the stalled positions of the seven tarek_odd killers that still needed
+//! trial, one level refuted none of their wrong candidates, two levels 2-32 each (and premises
+//! over a cage's combinations removed nothing); with the rung tarek_odd has 15 of 19 without
+//! trial. Bounded by `NESTED_WORK` a puzzle.
 
 use super::finders::{add_cage, add_differences, add_house};
 use super::search::{Broke, Joint, Sum, MAX_CELLS};
@@ -21,7 +28,7 @@ use crate::bitset::DigitSet;
 use crate::geometry::House;
 use crate::grader::state::Board;
 use crate::grader::step::{Step, Technique};
-use crate::grader::techniques::context::{Context, FORCING_REFUND};
+use crate::grader::techniques::context::{Context, FORCING_REFUND, NESTED_REFUND};
 use crate::grader::techniques::sums::{source_text, Equations, Source};
 use crate::grader::text::{cage_text, house_name};
 use std::sync::Arc;
@@ -92,33 +99,74 @@ fn board_joint(board: &Board, eqs: &Equations) -> Option<(Joint, Vec<Origin>)> {
 /// fewest branches first) where following each branch through the board's cages, houses and
 /// rule-of-45 equations removes something.
 pub fn killer_forcing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
-    if board.size() > MAX_SIZE || ctx.forcing_left == 0 || ctx.forcing_look == board.clock() {
-        return;
+    let (left, look) = (ctx.forcing_left, ctx.forcing_look);
+    let (left, look) = forcing_rung(ctx, board, out, Depth::Chain, left, look);
+    (ctx.forcing_left, ctx.forcing_look) = (left, look);
+}
+
+/// Nested killer forcing chain: as `killer_forcing`, each branch (and each digit a branch's
+/// probe tries) followed with short forcing chains of its own before it is judged.
+pub fn nested_killer_forcing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
+    let (left, look) = (ctx.nested_left, ctx.nested_look);
+    let (left, look) = forcing_rung(ctx, board, out, Depth::Nested, left, look);
+    (ctx.nested_left, ctx.nested_look) = (left, look);
+}
+
+/// How deep a branch is probed once its propagation stalls.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Depth {
+    /// A digit of a small cell that breaks the branch goes (killer forcing chains).
+    Chain,
+    /// Each such digit is itself probed before it is judged (nested killer forcing chains).
+    Nested,
+}
+
+impl Depth {
+    fn levels(self) -> u8 {
+        match self {
+            Depth::Chain => 1,
+            Depth::Nested => 2,
+        }
+    }
+}
+
+/// One look of a forcing rung with `left` work and the clock of its last fruitless `look`: the
+/// work and clock after it.
+fn forcing_rung(
+    ctx: &mut Context,
+    board: &Board,
+    out: &mut Vec<Step>,
+    depth: Depth,
+    mut left: usize,
+    look_clock: u32,
+) -> (usize, u32) {
+    if board.size() > MAX_SIZE || left == 0 || look_clock == board.clock() {
+        return (left, look_clock);
     }
     if !ctx.equations.has_multi() {
         ctx.add_multi_equations(board.puzzle());
     }
     let eqs = Arc::clone(&ctx.equations);
     let Some((joint, origins)) = board_joint(board, &eqs) else {
-        return;
+        return (left, look_clock);
     };
     let Some(mut forcing) = joint.forcing() else {
         // The board is broken: nothing to conclude here.
-        return;
+        return (left, look_clock);
     };
-    let found = look(board, &joint, &mut forcing, ctx.forcing_left);
-    ctx.forcing_left = ctx.forcing_left.saturating_sub(forcing.work());
+    let found = look(board, &joint, &mut forcing, left, depth);
+    left = left.saturating_sub(forcing.work());
     let Some((premise, broke, mut step)) = found else {
-        if ctx.forcing_left > 0 {
-            ctx.forcing_look = board.clock();
-        }
-        return;
+        let clock = if left > 0 { board.clock() } else { look_clock };
+        return (left, clock);
     };
-    ctx.forcing_left = ctx
-        .forcing_left
-        .saturating_add(step.eliminations.len().saturating_mul(FORCING_REFUND));
+    let refund = match depth {
+        Depth::Chain => FORCING_REFUND,
+        Depth::Nested => NESTED_REFUND,
+    };
+    left = left.saturating_add(step.eliminations.len().saturating_mul(refund));
     if board.explaining() {
-        step.reason = reason(board, &eqs, &joint, &origins, &premise, &broke);
+        step.reason = reason(board, &eqs, &joint, &origins, &premise, &broke, depth);
         let base: Vec<u16> = joint
             .cells
             .iter()
@@ -136,6 +184,7 @@ pub fn killer_forcing(ctx: &mut Context, board: &Board, out: &mut Vec<Step>) {
         }
     }
     out.push(step);
+    (left, look_clock)
 }
 
 /// A premise: a cell's candidates, or a digit's places in a house (one branch each), one of
@@ -192,7 +241,12 @@ fn look(
     joint: &Joint,
     forcing: &mut super::search::Forcing<'_>,
     work: usize,
+    depth: Depth,
 ) -> Option<(Premise, Refuted, Step)> {
+    let technique = match depth {
+        Depth::Chain => Technique::KillerForcingChain,
+        Depth::Nested => Technique::NestedKillerForcingChain,
+    };
     let base = forcing.domains().to_vec();
     let mut keeps = Vec::new();
     let mut union = vec![0u16; joint.cells.len()];
@@ -204,7 +258,7 @@ fn look(
         let mut refuted: Refuted = Vec::new();
         let branches = branches(&premise, joint, &base, board);
         for &(i, d) in &branches {
-            match forcing.follow(i, 1 << (d - 1), true, &mut keeps) {
+            match forcing.follow(i, 1 << (d - 1), depth.levels(), &mut keeps) {
                 Ok(()) => union.iter_mut().zip(&keeps).for_each(|(u, &k)| *u |= k),
                 Err(broke) => refuted.push((i, d, broke)),
             }
@@ -216,7 +270,7 @@ fn look(
         // What no surviving branch keeps is gone (a refuted branch's digit among it), and
         // what the joint's own consequences removed before any premise. A premise of many
         // branches only refutes: the removals its branches share are not read off.
-        let mut step = Step::new(Technique::KillerForcingChain);
+        let mut step = Step::new(technique);
         if branches.len() > MAX_BRANCHES as usize {
             step.eliminations.extend(
                 refuted
@@ -249,12 +303,17 @@ fn reason(
     origins: &[Origin],
     premise: &Premise,
     refuted: &Refuted,
+    depth: Depth,
 ) -> String {
     let what = |b: &Broke| match *b {
         Broke::Cell(j) => format!("{} has no candidate left", board.cell_name(joint.cells[j])),
         Broke::Nested(j) => format!(
-            "each candidate of {} in turn leads to a contradiction",
-            board.cell_name(joint.cells[j])
+            "each candidate of {} in turn leads to a contradiction{}",
+            board.cell_name(joint.cells[j]),
+            match depth {
+                Depth::Chain => "",
+                Depth::Nested => " (each followed by a forcing chain of its own)",
+            }
         ),
         Broke::Sum(s) => match origins[s] {
             Origin::Cage(k) => {
@@ -311,6 +370,17 @@ pub(crate) fn forcing_step(board: &Board) -> Option<Step> {
     ctx.forcing_left = usize::MAX / 2;
     let mut out = Vec::new();
     killer_forcing(&mut ctx, board, &mut out);
+    out.pop()
+}
+
+/// The nested killer forcing step of a board with a fresh context and no limit on the work
+/// (tests).
+#[cfg(test)]
+pub(crate) fn nested_step(board: &Board) -> Option<Step> {
+    let mut ctx = Context::new(board.puzzle());
+    ctx.nested_left = usize::MAX / 2;
+    let mut out = Vec::new();
+    nested_killer_forcing(&mut ctx, board, &mut out);
     out.pop()
 }
 

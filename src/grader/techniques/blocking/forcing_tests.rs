@@ -11,15 +11,13 @@ use crate::grader::Verdict;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
-/// Apply the rungs below killer forcing chains until none moves; `false` when the board got
-/// solved on the way (the only-move test).
-fn close_below(p: &Puzzle, board: &mut Board) -> bool {
+/// Apply the rungs below `top` until none moves (the forcing rungs with no limit on their work);
+/// `false` when the board got solved on the way (the only-move tests).
+fn close_below(p: &Puzzle, board: &mut Board, top: Technique) -> bool {
     let mut ctx = Context::new(p);
+    ctx.forcing_left = usize::MAX / 2;
     'pass: while !board.is_solved() {
-        for r in LADDER
-            .iter()
-            .take_while(|r| r.technique != Technique::KillerForcingChain)
-        {
+        for r in LADDER.iter().take_while(|r| r.technique != top) {
             let mut out = Vec::new();
             r.find(&mut ctx, board, &mut out);
             if !out.is_empty() {
@@ -39,18 +37,33 @@ fn close_below(p: &Puzzle, board: &mut Board) -> bool {
 /// (a sound step removes only what no solution has, so any solution checks it).
 #[test]
 fn killer_forcing_is_sound_on_random_layouts() {
+    let fired = sound_on_random_layouts(forcing_step, 60);
+    assert!(fired > 100, "{fired} steps");
+}
+
+/// The same for nested killer forcing chains (fewer layouts: with no limit on its work, a nested
+/// look at a wide-open random board costs seconds).
+#[test]
+fn nested_killer_forcing_is_sound_on_random_layouts() {
+    let fired = sound_on_random_layouts(nested_step, 20);
+    assert!(fired > 10, "{fired} steps");
+}
+
+/// Steps of `rung` taken from the first board of `rounds` random killers, each checked against
+/// the solution the cages were grown on: how many.
+fn sound_on_random_layouts(rung: fn(&Board) -> Option<Step>, rounds: usize) -> usize {
     use crate::test_support::{random_puzzle, random_solution};
     use rand::SeedableRng;
     let g = Geometry::standard(9).unwrap();
     let mut rng = rand_pcg::Pcg64::seed_from_u64(2026);
     let mut fired = 0;
-    for round in 0..60 {
+    for round in 0..rounds {
         let solution = random_solution(&g, &mut rng);
         let cover = [1.0, 0.7, 0.4][round % 3];
         let p = random_puzzle(&g, &solution, cover, 0.05, &mut rng);
         let mut board = Board::new(&p);
         for _ in 0..40 {
-            let Some(step) = forcing_step(&board) else {
+            let Some(step) = rung(&board) else {
                 break;
             };
             assert!(is_sound(&step, &solution), "{step:?}");
@@ -58,18 +71,18 @@ fn killer_forcing_is_sound_on_random_layouts() {
             board.apply(&step).unwrap();
         }
     }
-    assert!(fired > 100, "{fired} steps");
+    fired
 }
 
 /// The walk with the known solution stops at the first wrong step (`Verdict::Unsound`); on the
-/// published hard killers none is wrong, and the rung takes steps there.
+/// published hard killers none is wrong, and both forcing rungs take steps there.
 #[test]
 #[cfg_attr(
     not(shared_data),
     ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
 )]
 fn killer_forcing_is_sound_on_published_hard_killers() {
-    let mut fired = 0;
+    let mut fired = [0; 2];
     for file in ["killer/tarek_odd.jsonl", "killer/hard_killers.jsonl"] {
         let Some(path) = shared_file(file) else {
             continue;
@@ -77,15 +90,18 @@ fn killer_forcing_is_sound_on_published_hard_killers() {
         for (p, solution) in data_set(&path).iter().step_by(2) {
             let path = walk(p, Some(solution), false);
             assert_ne!(path.grade.verdict, Verdict::Unsound, "{:?}", path.grade);
-            fired += path
-                .grade
-                .techniques
-                .iter()
-                .find(|t| t.0 == Technique::KillerForcingChain)
-                .map_or(0, |t| t.1);
+            let count = |t: Technique| {
+                path.grade
+                    .techniques
+                    .iter()
+                    .find(|x| x.0 == t)
+                    .map_or(0, |x| x.1)
+            };
+            fired[0] += count(Technique::KillerForcingChain);
+            fired[1] += count(Technique::NestedKillerForcingChain);
         }
     }
-    assert!(fired > 0);
+    assert!(fired[0] > 0 && fired[1] > 0, "{fired:?}");
 }
 
 /// tarek-5 closed below the rung (every cheaper rung, the plain forcing chains and the joints
@@ -105,7 +121,7 @@ fn killer_forcing_is_the_only_move_on_tarek_5() {
     let mut board = Board::new(p);
     board.set_explaining(true);
     assert!(
-        close_below(p, &mut board),
+        close_below(p, &mut board, Technique::KillerForcingChain),
         "tarek-5 is stuck below the rung"
     );
     let step = forcing_step(&board).expect("the rung moves");
@@ -113,6 +129,40 @@ fn killer_forcing_is_the_only_move_on_tarek_5() {
     assert!(
         step.reason
             .contains("through the cages, houses and innie/outie sums"),
+        "{}",
+        step.reason
+    );
+    let path = walk(p, Some(solution), false);
+    assert_eq!(path.grade.verdict, Verdict::Unique);
+    assert!(!path.grade.trial, "{:?}", path.grade.techniques);
+}
+
+/// tarek-11 closed below the nested rung (every cheaper rung stuck, killer forcing chains with no
+/// limit on their work included): the nested killer forcing chain moves, its step is sound, and
+/// the walk finishes the puzzle without trial (it needed 11 trial steps before the rung).
+#[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
+fn nested_killer_forcing_is_the_only_move_on_tarek_11() {
+    let Some(path) = shared_file("killer/tarek_odd.jsonl") else {
+        return;
+    };
+    let items = data_set(&path);
+    let (p, solution) = &items[5];
+    let mut board = Board::new(p);
+    board.set_explaining(true);
+    assert!(
+        close_below(p, &mut board, Technique::NestedKillerForcingChain),
+        "tarek-11 is stuck below the rung"
+    );
+    assert!(forcing_step(&board).is_none());
+    let step = nested_step(&board).expect("the rung moves");
+    assert_eq!(step.technique, Technique::NestedKillerForcingChain);
+    assert!(is_sound(&step, solution), "{step:?}");
+    assert!(
+        step.reason.contains("forcing chain of its own"),
         "{}",
         step.reason
     );

@@ -10,14 +10,15 @@
 //! The rungs sit above sum algebra and run only when every cheaper rung is stuck. `search` is the
 //! joint search (one small constraint search per candidate, witnesses shared); `finders` builds
 //! the cell groups and turns what the search keeps into steps; `forcing` follows a cell's
-//! candidates through the whole board's sums at once (killer forcing chains, the last rung).
+//! candidates through the whole board's sums at once (killer forcing chains, and nested ones, the
+//! last rungs).
 
 mod finders;
 mod forcing;
 mod search;
 
 pub use finders::{cage_blocking, house_blocking};
-pub use forcing::killer_forcing;
+pub use forcing::{killer_forcing, nested_killer_forcing};
 
 #[cfg(test)]
 pub(crate) use finders::houses_joint_step;
