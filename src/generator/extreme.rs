@@ -357,8 +357,8 @@ mod tests {
 
     /// `--level extreme` on 9x9: every item is made (trial, or else the hardest puzzle above
     /// expert its layouts met), proved unique, with zero givens, cages of two to five cells, no
-    /// easy way in, and the grader's level extreme; some need trial (at least 3 of 6 before nested killer
-    /// forcing chains, grader 10, took most of the rest; 1 of 6 since).
+    /// easy way in, and the grader's level extreme; some need trial (3 or more of 6 until grader
+    /// 10's nested killer forcing chains finished most of the rest; 1 of 6 since).
     #[test]
     fn extremes_have_no_easy_way_in() {
         let config = GeneratorConfig {
