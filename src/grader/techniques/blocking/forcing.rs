@@ -122,10 +122,27 @@ enum Depth {
 }
 
 impl Depth {
+    /// Probe levels a stalled branch gets.
     fn levels(self) -> u8 {
         match self {
             Depth::Chain => 1,
             Depth::Nested => 2,
+        }
+    }
+
+    /// The rung's technique.
+    fn technique(self) -> Technique {
+        match self {
+            Depth::Chain => Technique::KillerForcingChain,
+            Depth::Nested => Technique::NestedKillerForcingChain,
+        }
+    }
+
+    /// Work earned back per removed candidate.
+    fn refund(self) -> usize {
+        match self {
+            Depth::Chain => FORCING_REFUND,
+            Depth::Nested => NESTED_REFUND,
         }
     }
 }
@@ -160,11 +177,7 @@ fn forcing_rung(
         let clock = if left > 0 { board.clock() } else { look_clock };
         return (left, clock);
     };
-    let refund = match depth {
-        Depth::Chain => FORCING_REFUND,
-        Depth::Nested => NESTED_REFUND,
-    };
-    left = left.saturating_add(step.eliminations.len().saturating_mul(refund));
+    left = left.saturating_add(step.eliminations.len().saturating_mul(depth.refund()));
     if board.explaining() {
         step.reason = reason(board, &eqs, &joint, &origins, &premise, &broke, depth);
         let base: Vec<u16> = joint
@@ -243,10 +256,6 @@ fn look(
     work: usize,
     depth: Depth,
 ) -> Option<(Premise, Refuted, Step)> {
-    let technique = match depth {
-        Depth::Chain => Technique::KillerForcingChain,
-        Depth::Nested => Technique::NestedKillerForcingChain,
-    };
     let base = forcing.domains().to_vec();
     let mut keeps = Vec::new();
     let mut union = vec![0u16; joint.cells.len()];
@@ -270,7 +279,7 @@ fn look(
         // What no surviving branch keeps is gone (a refuted branch's digit among it), and
         // what the joint's own consequences removed before any premise. A premise of many
         // branches only refutes: the removals its branches share are not read off.
-        let mut step = Step::new(technique);
+        let mut step = Step::new(depth.technique());
         if branches.len() > MAX_BRANCHES as usize {
             step.eliminations.extend(
                 refuted
