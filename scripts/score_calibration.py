@@ -305,6 +305,10 @@ def main():
     a = ap.parse_args()
 
     rated = os.path.join(a.data, "rated")
+    for name in ("se_bank_fit.txt", "cloud_fit.csv"):
+        if not os.path.isfile(os.path.join(rated, name)):
+            sys.exit(f"error: {os.path.join(rated, name)} not found: --data must be the shared data "
+                     "folder (../shared/data beside the repository), which holds rated/")
     se_rows = [l.split() for l in open(os.path.join(rated, "se_bank_fit.txt")) if l.strip()]
     se_text = "".join(r[0] + "\n" for r in se_rows)
     se_y = [float(r[1]) for r in se_rows]
