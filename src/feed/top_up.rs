@@ -175,7 +175,7 @@ base_url = "https://example.org/t/"
 epoch = "2026-11-01"
 [schedule]
 all = ["killer-9-medium"]
-sun = ["killer-9-extreme", "killer-9-extreme"]
+sun = ["killer-6-hard", "killer-6-hard"]
 "#;
 
     /// A database of 4 killers (seed 3) in `dir`.
@@ -230,9 +230,9 @@ sun = ["killer-9-extreme", "killer-9-extreme"]
 
         let cut = tempfile::tempdir().unwrap();
         let (mut store, db) = start(cut.path());
-        // The first short slot (killer-9-extreme) is interrupted after its first chunk.
-        let extreme = config.days.iter().flatten().min().unwrap().clone();
-        let plan = plan(&db, &extreme, 11, 64).unwrap();
+        // The first short slot (killer-6-hard) is interrupted after its first chunk.
+        let first = config.days.iter().flatten().min().unwrap().clone();
+        let plan = plan(&db, &first, 11, 64).unwrap();
         let stop = never();
         let summary = pipeline::run(&mut store, &plan, &stop, |e| {
             if matches!(e, Event::Committed(_)) {
@@ -253,7 +253,7 @@ sun = ["killer-9-extreme", "killer-9-extreme"]
     #[test]
     fn without_a_seed_the_runs_take_the_date_as_yyyymmdd() {
         let config = FeedConfig::parse(&SCHEDULE.replace(
-            "all = [\"killer-9-medium\"]\nsun = [\"killer-9-extreme\", \"killer-9-extreme\"]",
+            "all = [\"killer-9-medium\"]\nsun = [\"killer-6-hard\", \"killer-6-hard\"]",
             "all = [\"killer-4-easy\"]",
         ))
         .unwrap();

@@ -358,7 +358,10 @@ fn grading_within_expert_agrees_with_the_full_grade() {
             ])),
             ..GeneratorConfig::default()
         };
-        for index in 0..6 {
+        // Every shaped extreme is extreme, and each costs seconds to make and walk: two of
+        // them show the `None`; the experts are cheap.
+        let items = if target == "extreme" { 2 } else { 6 };
+        for index in 0..items {
             let Outcome::Generated(g) = generate_puzzle(&config, 25, index) else {
                 continue;
             };

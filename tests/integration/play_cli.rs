@@ -267,24 +267,27 @@ fn a_row_of_another_generator_version_gets_a_page_that_says_why_it_has_no_making
 }
 
 /// Issue 20: "a 9x9 page with its hint path stays under 150 KB". The heaviest 9x9 pages found
-/// (over `generate --count 300 --seed 11`, `--seed 7` and `--level expert|extreme`) are item 2 of
-/// seed 7 (a 323-step path through trials, 174 KB before the compact form) and item 52 of
-/// `--level extreme --seed 3` (a 256-step path and 150 making stages, 181 KB before).
+/// (all 53 of `generate --level extreme --count 53 --seed 3` rendered on 2026-11-28, grader 10)
+/// are its items 32 (215 steps, 142 KB) and 29 (281 steps, 142 KB); each is made alone here, by a
+/// shard holding only it (an item is the same puzzle in any shard), as the other 51 cost minutes.
 #[test]
 fn the_heaviest_9x9_pages_stay_under_150_kb() {
     const BUDGET: usize = 150_000;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(
-        d,
-        &["generate", "--count", "3", "--seed", "7", "--db", "w.db"],
-    );
-    let extreme = ["--level", "extreme", "--count", "53", "--seed", "3"];
-    ok(
-        d,
-        &[&["generate", "--db", "w.db"][..], &extreme[..]].concat(),
-    );
-    let ids: Vec<String> = (1..=56).map(|i| i.to_string()).collect();
+    for item in [29, 32] {
+        let (count, shard) = ((item + 1).to_string(), format!("{item}/{}", item + 1));
+        let extreme = ["--level", "extreme", "--seed", "3", "--count", &count];
+        ok(
+            d,
+            &[
+                &["generate", "--db", "w.db", "--shard", &shard][..],
+                &extreme[..],
+            ]
+            .concat(),
+        );
+    }
+    let ids: Vec<String> = (1..=2).map(|i| i.to_string()).collect();
     let mut args = vec!["render", "--format", "html", "--db", "w.db", "-o", "pages"];
     args.extend(ids.iter().map(String::as_str));
     ok(d, &args);
@@ -301,7 +304,8 @@ fn the_heaviest_9x9_pages_stay_under_150_kb() {
     }
     // The test measures what it says: the heavy pages are still among these.
     let (size, id, steps) = worst;
-    // (Issue 25's set-theory rungs shortened the longest paths: 275 steps to 235.)
+    // (A grader or generator change that lightens them fails here: find the heaviest again as
+    // above and name them.)
     assert!(
         steps >= 200,
         "the heaviest page ({id}, {size} bytes) has {steps} steps"
