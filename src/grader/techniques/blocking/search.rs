@@ -104,6 +104,18 @@ impl Joint {
         seeds: &[Vec<u8>],
         found: &mut Vec<Vec<u8>>,
     ) -> Verdict {
+        self.solve_waking(Wake::Bounds, budget, seeds, found)
+    }
+
+    /// `solve` with its propagation waking sums as `wake` says (the same verdict, witnesses and
+    /// nodes either way).
+    fn solve_waking(
+        &self,
+        wake: Wake,
+        budget: &mut Budget,
+        seeds: &[Vec<u8>],
+        found: &mut Vec<Vec<u8>>,
+    ) -> Verdict {
         let n = self.cells.len();
         let mut keep = vec![0u16; n];
         found.clear();
@@ -118,7 +130,7 @@ impl Joint {
         if keep == self.cands {
             return Verdict::Keep(keep);
         }
-        let mut search = self.search();
+        let mut search = self.search(wake);
         if let Some(hint) = found.last() {
             search.hint.clone_from(hint);
         }
@@ -196,13 +208,24 @@ impl Joint {
 }
 
 impl Joint {
-    /// A search over the joint, nothing narrowed yet.
-    fn search(&self) -> Search<'_> {
+    /// A search over the joint, nothing narrowed yet, its sums woken as `wake` says.
+    fn search(&self, wake: Wake) -> Search<'_> {
         let n = self.cells.len();
-        let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut counts = vec![0u32; n + 1];
+        for sum in &self.sums {
+            for &(i, _) in &sum.terms {
+                counts[i + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            counts[i + 1] += counts[i];
+        }
+        let mut next = counts.clone();
+        let mut sums_of = vec![0u32; counts[n] as usize];
         for (s, sum) in self.sums.iter().enumerate() {
             for &(i, _) in &sum.terms {
-                by_cell[i].push(s);
+                sums_of[next[i] as usize] = s as u32;
+                next[i] += 1;
             }
         }
         let distinct: Vec<bool> = self
@@ -218,13 +241,22 @@ impl Joint {
                 })
             })
             .collect();
-        // Digit sets by size and sum, over the digits the cells can hold.
-        let top = self.cands.iter().fold(0u16, |a, &c| a | c);
-        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
+        let (sets_at, sets) = self.digit_sets(&distinct);
+        let live = sets_at
+            .windows(2)
+            .map(|w| match (w[1] - w[0]) as usize {
+                0 => 0,
+                len => u64::MAX >> (64 - len.min(TRACKED)),
+            })
+            .collect();
         Search {
             joint: self,
-            combos,
-            by_cell,
+            sets_at,
+            sets,
+            live,
+            sums_at: counts,
+            sums_of,
+            wake,
             distinct,
             dom: self.cands.clone(),
             trail: Vec::new(),
@@ -240,6 +272,50 @@ impl Joint {
     }
 }
 
+impl Joint {
+    /// Per sum over distinct cells, the digit sets of the cage combination table that could fill
+    /// it from the cells' candidates: no digit outside them, a digit of every cell, every digit
+    /// of a cell down to one. Candidates only shrink, so a set that fails this now fails in
+    /// every later state too, and a revision need only look at these (sum `s`'s are
+    /// `sets[at[s]..at[s + 1]]`; none for the other sums).
+    fn digit_sets(&self, distinct: &[bool]) -> (Vec<u32>, Vec<u16>) {
+        // Digit sets by size and sum, over the digits the cells can hold.
+        let top = self.cands.iter().fold(0u16, |a, &c| a | c);
+        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
+        let mut at = Vec::with_capacity(self.sums.len() + 1);
+        let mut sets = Vec::new();
+        at.push(0);
+        for (sum, &distinct) in self.sums.iter().zip(distinct) {
+            if !distinct {
+                at.push(sets.len() as u32);
+                continue;
+            }
+            let doms: Vec<u16> = sum.terms.iter().map(|&(i, _)| self.cands[i]).collect();
+            let union = doms.iter().fold(0, |a, &d| a | d);
+            let fixed = doms
+                .iter()
+                .filter(|d| d.count_ones() == 1)
+                .fold(0, |a, &d| a | d);
+            if let Ok(total) = usize::try_from(sum.total) {
+                sets.extend(
+                    combos
+                        .get(doms.len(), total)
+                        .iter()
+                        .filter(|&&m| m & !union == 0 && fits(m, &doms, fixed)),
+                );
+            }
+            at.push(sets.len() as u32);
+        }
+        (at, sets)
+    }
+}
+
+/// Does digit set `m` hold every digit of `fixed` and a digit of every cell of `doms`?
+#[inline]
+fn fits(m: u16, doms: &[u16], fixed: u16) -> bool {
+    m & fixed == fixed && doms.iter().all(|&d| d & m != 0)
+}
+
 /// Most digits a cell may have to be probed inside a branch.
 const PROBE_WIDTH: u32 = 3;
 
@@ -252,7 +328,8 @@ pub(crate) struct Forcing<'j> {
 impl Joint {
     /// The joint's own consequences, ready to follow premises from (`None` when they break it).
     pub(crate) fn forcing(&self) -> Option<Forcing<'_>> {
-        let mut search = self.search();
+        // The forcing rungs count sums narrowed as their work: every sum wakes, as it always did.
+        let mut search = self.search(Wake::Every);
         for s in 0..self.sums.len() {
             search.enqueue(s);
         }
@@ -362,16 +439,24 @@ pub(crate) const MAX_WITNESSES: usize = 64;
 /// bounds for the rest).
 struct Search<'j> {
     joint: &'j Joint,
-    /// Per cell, the sums it is a term of.
-    by_cell: Vec<Vec<usize>>,
-    /// Digit sets by size and sum.
-    combos: &'static Combos,
+    /// The sums cell `i` is a term of are `sums_of[sums_at[i]..sums_at[i + 1]]`, in sum order.
+    sums_at: Vec<u32>,
+    sums_of: Vec<u32>,
+    /// Which sums a narrowed cell wakes.
+    wake: Wake,
+    /// Per sum over distinct cells, the digit sets that could fill it (see `digit_sets`).
+    sets_at: Vec<u32>,
+    sets: Vec<u16>,
+    /// Per sum of at most `TRACKED` such sets, those that can still fill it (bit per set): a set
+    /// that cannot stays unable while the search goes deeper, so a revision tries only these.
+    live: Vec<u64>,
     /// Per sum: are its terms all +1 over cells that must differ (a cage, a house)?
     distinct: Vec<bool>,
     /// The digits each cell can still take.
     dom: Vec<u16>,
-    /// (cell, its digits before a change), to undo back to a mark.
-    trail: Vec<(usize, u16)>,
+    /// What a change replaced, to undo back to a mark: (cell, its digits) for a cell `< n`,
+    /// (`n` + sum, its live sets) for a sum.
+    trail: Vec<(usize, u64)>,
     /// Sums waiting to narrow their cells again.
     queued: Vec<bool>,
     queue: Vec<usize>,
@@ -386,6 +471,20 @@ struct Search<'j> {
     revisions: usize,
     /// What the last failed propagation broke.
     broke: Option<Broke>,
+}
+
+/// Which sums a narrowed cell wakes (puts back on the queue).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Wake {
+    /// Every sum it is a term of, whatever changed: the order and number of sums narrowed stay
+    /// those the forcing rungs count as their work.
+    Every,
+    /// Its sums over distinct cells always, a linear sum only when the cell's least or greatest
+    /// digit moved. A linear sum narrows by its terms' bounds alone, so one that was settled stays
+    /// settled when no bound moved; propagation then ends in the same state (every sum narrows
+    /// monotonically, so the state where none narrows further is the same in any order), with
+    /// fewer sums narrowed on the way.
+    Bounds,
 }
 
 /// What a propagation found impossible.
@@ -408,19 +507,30 @@ impl Search<'_> {
     }
 
     /// Cell `i` keeps only `mask` of its digits: false when none are left.
+    #[inline]
     fn narrow(&mut self, i: usize, mask: u16) -> bool {
-        let new = self.dom[i] & mask;
-        if new == self.dom[i] {
-            return true;
-        }
+        // Most calls remove nothing: that test stays inline, the change does not.
+        self.dom[i] & !mask == 0 || self.change(i, mask)
+    }
+
+    /// `narrow` when some digit goes: record it, wake the cell's sums and, down to one digit,
+    /// the cell's neighbours.
+    #[inline(never)]
+    fn change(&mut self, i: usize, mask: u16) -> bool {
+        let old = self.dom[i];
+        let new = old & mask;
         if new == 0 {
             self.broke = Some(Broke::Cell(i));
             return false;
         }
-        self.trail.push((i, self.dom[i]));
+        self.trail.push((i, u64::from(old)));
         self.dom[i] = new;
-        for &s in &self.by_cell[i] {
-            if !self.queued[s] {
+        let moved = self.wake == Wake::Every
+            || new.trailing_zeros() != old.trailing_zeros()
+            || new.leading_zeros() != old.leading_zeros();
+        for &s in &self.sums_of[self.sums_at[i] as usize..self.sums_at[i + 1] as usize] {
+            let s = s as usize;
+            if !self.queued[s] && (moved || self.distinct[s]) {
                 self.queued[s] = true;
                 self.queue.push(s);
             }
@@ -433,9 +543,13 @@ impl Search<'_> {
 
     /// Undo the changes after trail position `mark`.
     fn undo(&mut self, mark: usize) {
+        let n = self.dom.len();
         while self.trail.len() > mark {
-            let (i, old) = self.trail.pop().unwrap_or_else(|| unreachable!());
-            self.dom[i] = old;
+            let (at, old) = self.trail.pop().unwrap_or_else(|| unreachable!());
+            match at < n {
+                true => self.dom[at] = old as u16,
+                false => self.live[at - n] = old,
+            }
         }
     }
 
@@ -481,10 +595,11 @@ impl Search<'_> {
 
     /// Narrow the cells of sum `s` to what some filling of it allows.
     fn revise(&mut self, s: usize) -> bool {
-        let sum = &self.joint.sums[s];
         if self.distinct[s] {
             return self.revise_distinct(s);
         }
+        let joint = self.joint;
+        let sum = &joint.sums[s];
         let (mut lo, mut hi, mut span) = (0i32, 0i32, 0i32);
         for &(i, k) in &sum.terms {
             let d = self.dom[i];
@@ -503,8 +618,7 @@ impl Search<'_> {
             // Every term's range fits in the slack on both sides: nothing narrows.
             return true;
         }
-        for t in 0..sum.terms.len() {
-            let (i, k) = self.joint.sums[s].terms[t];
+        for &(i, k) in &sum.terms {
             let d = self.dom[i];
             let (min, max) = (d.trailing_zeros() as i32 + 1, 16 - d.leading_zeros() as i32);
             // The other terms make between these; this one takes the rest.
@@ -521,55 +635,83 @@ impl Search<'_> {
 
     /// `revise` for a sum over distinct cells: the cage combination table.
     fn revise_distinct(&mut self, s: usize) -> bool {
-        let sum = &self.joint.sums[s];
-        let total = sum.total;
-        if total < 0 {
+        let joint = self.joint;
+        let terms = &joint.sums[s].terms;
+        let k = terms.len();
+        let sets = &self.sets[self.sets_at[s] as usize..self.sets_at[s + 1] as usize];
+        if sets.is_empty() || k > MAX_DISTINCT {
+            // No filling (a set has at most 16 digits).
             return false;
         }
+        let mut doms = [0u16; MAX_DISTINCT];
         let (mut union, mut fixed) = (0u16, 0u16);
-        for &(i, _) in &sum.terms {
-            let d = self.dom[i];
-            union |= d;
+        for (d, &(i, _)) in doms.iter_mut().zip(terms) {
+            *d = self.dom[i];
+            union |= *d;
             if d.count_ones() == 1 {
-                fixed |= d;
+                fixed |= *d;
             }
         }
-        let (mut allowed, mut required) = (0u16, u16::MAX);
-        for &m in self.combos.get(sum.terms.len(), total as usize) {
-            if m & !union == 0
-                && m & fixed == fixed
-                && sum.terms.iter().all(|&(i, _)| self.dom[i] & m != 0)
-            {
-                allowed |= m;
-                required &= m;
+        let doms = &doms[..k];
+        let (allowed, required) = match sets.len() <= TRACKED {
+            true => {
+                let live = self.live[s];
+                let (mut allowed, mut required, mut still) = (0u16, u16::MAX, live);
+                let mut todo = live;
+                while todo != 0 {
+                    let t = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let m = sets[t];
+                    if m & !union == 0 && fits(m, doms, fixed) {
+                        allowed |= m;
+                        required &= m;
+                    } else {
+                        still &= !(1 << t);
+                    }
+                }
+                if still != live {
+                    self.trail.push((self.dom.len() + s, live));
+                    self.live[s] = still;
+                }
+                (allowed, required)
             }
-        }
+            false => fillings(sets, doms, union, fixed),
+        };
         if allowed == 0 {
             return false;
         }
-        for t in 0..self.joint.sums[s].terms.len() {
-            let i = self.joint.sums[s].terms[t].0;
-            if !self.narrow(i, allowed) {
-                return false;
-            }
-        }
-        // A digit every filling needs, with one cell left to take it.
-        let mut need = required & !fixed;
-        while need != 0 {
-            let bit = need & need.wrapping_neg();
-            need &= need - 1;
-            let mut place = None;
-            let mut places = 0;
-            for &(i, _) in &self.joint.sums[s].terms {
-                if self.dom[i] & bit != 0 {
-                    places += 1;
-                    place = Some(i);
+        if allowed != union {
+            for &(i, _) in terms {
+                if !self.narrow(i, allowed) {
+                    return false;
                 }
             }
-            match (places, place) {
-                (0, _) => return false,
-                (1, Some(i)) if !self.narrow(i, bit) => return false,
-                _ => {}
+        }
+        // A digit every filling needs, with one cell left to take it (digits in increasing
+        // order, each against the cells as the digits before it left them).
+        let mut need = required & !fixed;
+        while need != 0 {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &(i, _) in terms {
+                let d = self.dom[i];
+                twice |= once & d;
+                once |= d;
+            }
+            // Digits of two places or more narrow nothing: the first digit of none or one.
+            let hit = need & !twice;
+            if hit == 0 {
+                break;
+            }
+            let bit = hit & hit.wrapping_neg();
+            need &= !(bit | (bit - 1));
+            if once & bit == 0 {
+                return false;
+            }
+            let place = terms.iter().find(|&&(i, _)| self.dom[i] & bit != 0);
+            if let Some(&(i, _)) = place {
+                if !self.narrow(i, bit) {
+                    return false;
+                }
             }
         }
         true
@@ -619,6 +761,27 @@ impl Search<'_> {
         }
         false
     }
+}
+
+/// Most digit sets of a sum whose live sets a search tracks (a bit each in a `u64`).
+const TRACKED: usize = 64;
+
+/// Most terms of a sum over distinct cells (digits go up to 16).
+const MAX_DISTINCT: usize = 16;
+
+/// The digits some filling of distinct cells with candidates `doms` (their union `union`, the
+/// digits of those down to one `fixed`) may use (`allowed`), and those every filling uses
+/// (`required`; no digit allowed when there is none). A filling is one of `sets` (digit sets of the right
+/// size and sum) with no digit outside the union, every fixed digit, and a digit of every cell.
+fn fillings(sets: &[u16], doms: &[u16], union: u16, fixed: u16) -> (u16, u16) {
+    let (mut allowed, mut required) = (0u16, u16::MAX);
+    for &m in sets {
+        if m & !union == 0 && fits(m, doms, fixed) {
+            allowed |= m;
+            required &= m;
+        }
+    }
+    (allowed, required)
 }
 
 /// The digits from `from` to `to` (1-based, clipped to 1..=16) as a mask.
@@ -820,6 +983,218 @@ mod tests {
         assert!(
             refuted[0] > 100 && refuted[1] > refuted[0] && refuted[2] > refuted[1],
             "{refuted:?}"
+        );
+    }
+
+    /// A random joint around a hidden assignment (`digits` digits): candidates that hold its
+    /// digit and others, cages of cells it gives distinct digits (cells told to differ, summing
+    /// to its sum), signed sums through the cells; a total is now and then off by one.
+    fn planted_joint(rng: &mut rand_pcg::Pcg64, digits: u32) -> Joint {
+        use rand::Rng;
+        let n = rng.random_range(3..=10);
+        let all = (1u16 << digits) - 1;
+        let values: Vec<u8> = (0..n).map(|_| rng.random_range(1..=digits as u8)).collect();
+        let mut j = Joint::default();
+        for (i, &v) in values.iter().enumerate() {
+            let cands = (rng.random::<u16>() & rng.random::<u16>() & all) | 1 << (v - 1);
+            j.index_of(Cell::new(i as u8), cands);
+        }
+        let off = |rng: &mut rand_pcg::Pcg64| match rng.random_bool(0.1) {
+            true => rng.random_range(-1..=1),
+            false => 0,
+        };
+        for _ in 0..rng.random_range(1..=4) {
+            let mut cage: Vec<usize> = Vec::new();
+            for i in 0..n {
+                if rng.random_bool(0.4) && cage.iter().all(|&c| values[c] != values[i]) {
+                    cage.push(i);
+                }
+            }
+            for (x, &a) in cage.iter().enumerate() {
+                for &b in &cage[x + 1..] {
+                    j.differ(a, b);
+                }
+            }
+            if !cage.is_empty() {
+                let total = cage.iter().map(|&c| values[c] as i32).sum::<i32>() + off(rng);
+                let terms = cage.iter().map(|&c| (c, 1)).collect();
+                j.sums.push(Sum { terms, total });
+            }
+        }
+        for _ in 0..rng.random_range(0..=2) {
+            let mut terms: Vec<(usize, i8)> = Vec::new();
+            for i in 0..n {
+                if rng.random_bool(0.5) {
+                    terms.push((i, if rng.random_bool(0.7) { 1 } else { -1 }));
+                }
+            }
+            if !terms.is_empty() {
+                let total = terms
+                    .iter()
+                    .map(|&(c, k)| k as i32 * values[c] as i32)
+                    .sum::<i32>()
+                    + off(rng);
+                j.sums.push(Sum { terms, total });
+            }
+        }
+        j
+    }
+
+    /// Waking a linear sum only when a bound of a term moves leaves every search as it was: the
+    /// same verdict, the same witnesses and the same nodes spent, also when the nodes run out.
+    #[test]
+    fn waking_by_bounds_finds_what_waking_every_sum_finds() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(27);
+        let mut outcomes = [0usize; 3];
+        for round in 0..4_000 {
+            let j = match round % 2 {
+                0 => planted_joint(&mut rng, if round % 4 == 0 { 9 } else { 12 }),
+                _ => random_joint(&mut rng, 2..=8, 0.5, 1..4),
+            };
+            let budget = Budget {
+                per_candidate: rng.random_range(1..=60),
+                left: rng.random_range(1..=400),
+            };
+            let (mut a, mut b) = (budget, budget);
+            let (mut found_a, mut found_b) = (Vec::new(), Vec::new());
+            let got_a = j.solve_waking(Wake::Every, &mut a, &[], &mut found_a);
+            let got_b = j.solve_waking(Wake::Bounds, &mut b, &[], &mut found_b);
+            assert_eq!(got_a, got_b, "{j:?}");
+            assert_eq!((a.left, &found_a), (b.left, &found_b), "{j:?}");
+            // Seeded with half the witnesses, at the full budget.
+            let half = found_a[..found_a.len() / 2].to_vec();
+            let (mut a, mut b) = (budget, budget);
+            a.left = 1_000_000;
+            b.left = 1_000_000;
+            let again_a = j.solve_waking(Wake::Every, &mut a, &half, &mut found_a);
+            let again_b = j.solve_waking(Wake::Bounds, &mut b, &half, &mut found_b);
+            assert_eq!(again_a, again_b, "{j:?}");
+            assert_eq!((a.left, &found_a), (b.left, &found_b), "{j:?}");
+            outcomes[match again_a {
+                Verdict::Broken => 0,
+                Verdict::Keep(k) if k == j.cands => 1,
+                Verdict::Keep(_) => 2,
+            }] += 1;
+        }
+        assert!(outcomes.iter().all(|&o| o > 50), "{outcomes:?}");
+    }
+
+    /// `revise_distinct` as it read the whole cage combination table for every revision.
+    fn revise_by_table(search: &mut Search<'_>, s: usize) -> bool {
+        let sum = &search.joint.sums[s];
+        let total = sum.total;
+        if total < 0 {
+            return false;
+        }
+        let top = search.joint.cands.iter().fold(0u16, |a, &c| a | c);
+        let combos = Combos::of((16 - top.leading_zeros() as usize).max(1));
+        let (mut union, mut fixed) = (0u16, 0u16);
+        for &(i, _) in &sum.terms {
+            let d = search.dom[i];
+            union |= d;
+            if d.count_ones() == 1 {
+                fixed |= d;
+            }
+        }
+        let (mut allowed, mut required) = (0u16, u16::MAX);
+        for &m in combos.get(sum.terms.len(), total as usize) {
+            if m & !union == 0
+                && m & fixed == fixed
+                && sum.terms.iter().all(|&(i, _)| search.dom[i] & m != 0)
+            {
+                allowed |= m;
+                required &= m;
+            }
+        }
+        if allowed == 0 {
+            return false;
+        }
+        for t in 0..sum.terms.len() {
+            if !search.narrow(sum.terms[t].0, allowed) {
+                return false;
+            }
+        }
+        let mut need = required & !fixed;
+        while need != 0 {
+            let bit = need & need.wrapping_neg();
+            need &= need - 1;
+            let places: Vec<usize> = sum
+                .terms
+                .iter()
+                .filter(|&&(i, _)| search.dom[i] & bit != 0)
+                .map(|&(i, _)| i)
+                .collect();
+            match places[..] {
+                [] => return false,
+                [i] if !search.narrow(i, bit) => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// A revision of a sum over distinct cells narrows exactly what reading the whole table did,
+    /// cell after cell in the same order (the forcing rungs count the sums these wake), along
+    /// random paths of narrowed cells with steps undone (the live sets carried and restored).
+    #[test]
+    fn revise_distinct_narrows_as_the_whole_table_did() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(28);
+        let (mut revised, mut narrowed, mut failed) = (0, 0, 0);
+        for round in 0..3_000 {
+            let j = planted_joint(&mut rng, if round % 2 == 0 { 9 } else { 12 });
+            let n = j.cells.len();
+            let (mut new, mut old) = (j.search(Wake::Every), j.search(Wake::Every));
+            let cages: Vec<usize> = (0..j.sums.len()).filter(|&s| new.distinct[s]).collect();
+            let cells = |search: &Search<'_>| -> Vec<(usize, u64)> {
+                search.trail.iter().filter(|t| t.0 < n).copied().collect()
+            };
+            let mut marks: Vec<(usize, usize)> = Vec::new();
+            for _ in 0..8 {
+                if !marks.is_empty() && rng.random_bool(0.3) {
+                    let (a, b) = marks.pop().unwrap_or_default();
+                    new.undo(a);
+                    old.undo(b);
+                    assert_eq!(new.dom, old.dom);
+                    continue;
+                }
+                marks.push((new.trail.len(), old.trail.len()));
+                let i = rng.random_range(0..n);
+                let mask = rng.random::<u16>() | rng.random::<u16>();
+                let mut ok = new.narrow(i, mask);
+                assert_eq!(ok, old.narrow(i, mask));
+                for &s in &cages {
+                    if !ok {
+                        break;
+                    }
+                    ok = new.revise_distinct(s);
+                    assert_eq!(ok, revise_by_table(&mut old, s), "{j:?} sum {s}");
+                    assert_eq!(new.broke, old.broke);
+                    revised += 1;
+                    if !ok {
+                        failed += 1;
+                        break;
+                    }
+                    assert_eq!(new.dom, old.dom, "{j:?} sum {s}");
+                    assert_eq!(cells(&new), old.trail);
+                    assert_eq!(new.queue, old.queue);
+                    assert_eq!(new.singles, old.singles);
+                }
+                narrowed = narrowed.max(old.trail.len());
+                if !ok {
+                    // Broken: back to before this step.
+                    let (a, b) = marks.pop().unwrap_or_default();
+                    new.undo(a);
+                    old.undo(b);
+                    new.broke = None;
+                    old.broke = None;
+                }
+            }
+        }
+        assert!(
+            revised > 10_000 && narrowed > 5 && failed > 500,
+            "{revised} {narrowed} {failed}"
         );
     }
 }
