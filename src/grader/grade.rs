@@ -577,6 +577,44 @@ mod tests {
         assert!(stopped > 0, "no walk was stopped");
     }
 
+    /// Under every ceiling, `run_to_level` stops where `run` stops and otherwise gives the
+    /// level of `run`'s grade, and `grade` after it gives that whole grade (the steering's
+    /// probes read their level so and the on-target one its grade).
+    #[test]
+    fn a_walk_to_the_level_agrees_with_the_whole_grade() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::any()),
+            ..GeneratorConfig::default()
+        };
+        let mut levels = std::collections::BTreeSet::new();
+        for index in 0..30 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 11, index) else {
+                continue;
+            };
+            for ceiling in Level::ALL {
+                let known = Some(&g.solution);
+                let whole = Walk::new(&g.puzzle, known, false).run(ceiling);
+                let mut walk = Walk::new(&g.puzzle, known, false);
+                let level = walk.run_to_level(ceiling);
+                match (whole, level) {
+                    (None, None) => {}
+                    (Some(path), Some(level)) => {
+                        assert_eq!(level, path.grade.level, "item {index}, ceiling {ceiling}");
+                        if level.is_some() {
+                            levels.extend(level);
+                            assert_eq!(walk.grade(), path.grade, "item {index}, ceiling {ceiling}");
+                        }
+                    }
+                    (whole, level) => panic!(
+                        "item {index}, ceiling {ceiling}: run {:?}, run_to_level {level:?}",
+                        whole.map(|p| p.grade.level)
+                    ),
+                }
+            }
+        }
+        assert!(levels.len() >= 3, "levels {levels:?}");
+    }
+
     /// A walk stopped at a ceiling and run on under a higher one ends exactly as one walk under
     /// the higher ceiling from the start: the same grade, steps, candidates and weights (the
     /// steering's extreme probes hand their walk to the kept grade this way).
