@@ -176,13 +176,14 @@ pub fn reach<R: Rng>(
     // The probe of an extreme target that stops above expert goes on to the full grade from the
     // step where it stopped (the walk up to there is the same), and that grade is the one kept.
     let ceiling = target.min(Level::Expert);
+    // Only the grade of an on-target probe is kept, so the others read their level alone
+    // (without the score's direct solve).
     let assess = |p: &Puzzle| -> (Probe, Option<Grade>) {
         let mut walk = grader::grade::Walk::new(p, Some(solution), false);
-        match walk.run(ceiling) {
-            Some(path) => {
-                let within = path.grade.level.filter(|&l| l <= target);
-                (within.map_or(Probe::Beyond, Probe::Level), Some(path.grade))
-            }
+        match walk.run_to_level(ceiling) {
+            Some(Some(level)) if level == target => (Probe::Level(level), Some(walk.grade())),
+            Some(Some(level)) if level < target => (Probe::Level(level), None),
+            Some(_) => (Probe::Beyond, None),
             None if target == Level::Extreme => (
                 Probe::Level(Level::Extreme),
                 walk.run(Level::Extreme).map(|path| path.grade),

@@ -241,12 +241,42 @@ impl<'p> Walk<'p> {
     /// its cheaper rungs already looked at, and a `run` under a higher ceiling goes on from there
     /// exactly as one walk under that ceiling from the start would.
     pub fn run(&mut self, ceiling: Level) -> Option<Path> {
+        match self.walk_on(ceiling) {
+            End::Above => None,
+            End::Ungraded(path) => Some(path),
+            End::Solved => Some(self.finish()),
+        }
+    }
+
+    /// Walk on as [`Walk::run`] does, but read the level only: `Some(level)` of the finished
+    /// path (`Some(None)` when it is not graded), `None` at a rung above `ceiling`. The level
+    /// does not need the score's cage facts (their direct solve), so a probe that only asks
+    /// where a layout stands skips them; [`Walk::grade`] then reads the whole grade of a
+    /// finished walk, the same as `run` would have given.
+    pub fn run_to_level(&mut self, ceiling: Level) -> Option<Option<Level>> {
+        match self.walk_on(ceiling) {
+            End::Above => None,
+            End::Ungraded(_) => Some(None),
+            End::Solved if !self.puzzle.is_solution(&board_grid(&self.board)) => Some(None),
+            End::Solved => Some(Some(self.tally.level(self.puzzle.size()))),
+        }
+    }
+
+    /// The grade of a walk that [`Walk::run_to_level`] finished with a level.
+    pub fn grade(mut self) -> Grade {
+        self.finish().grade
+    }
+
+    /// Take steps with the rungs up to `ceiling` until the board is solved or the walk stops.
+    fn walk_on(&mut self, ceiling: Level) -> End {
         while !self.board.is_solved() {
-            if let Some(stop) = self.step(ceiling) {
-                return stop;
+            match self.step(ceiling) {
+                None => {}
+                Some(None) => return End::Above,
+                Some(Some(path)) => return End::Ungraded(path),
             }
         }
-        Some(self.finish())
+        End::Solved
     }
 
     /// One step of the walk: `None` to go on, `Some(None)` at a rung above `ceiling`,
@@ -375,6 +405,16 @@ impl<'p> Walk<'p> {
             solution: Some(solved),
         }
     }
+}
+
+/// Where [`Walk::walk_on`] stopped.
+enum End {
+    /// At a step that needs a rung above the ceiling.
+    Above,
+    /// Grading ended early (an ungraded verdict).
+    Ungraded(Path),
+    /// The board is solved.
+    Solved,
 }
 
 /// The placed digits as a grid.
@@ -535,6 +575,44 @@ mod tests {
         }
         assert!(levels.len() >= 3, "levels {levels:?}");
         assert!(stopped > 0, "no walk was stopped");
+    }
+
+    /// Under every ceiling, `run_to_level` stops where `run` stops and otherwise gives the
+    /// level of `run`'s grade, and `grade` after it gives that whole grade (the steering's
+    /// probes read their level so and the on-target one its grade).
+    #[test]
+    fn a_walk_to_the_level_agrees_with_the_whole_grade() {
+        let config = GeneratorConfig {
+            levels: Some(LevelsSetting::any()),
+            ..GeneratorConfig::default()
+        };
+        let mut levels = std::collections::BTreeSet::new();
+        for index in 0..30 {
+            let Outcome::Generated(g) = generate_puzzle(&config, 11, index) else {
+                continue;
+            };
+            for ceiling in Level::ALL {
+                let known = Some(&g.solution);
+                let whole = Walk::new(&g.puzzle, known, false).run(ceiling);
+                let mut walk = Walk::new(&g.puzzle, known, false);
+                let level = walk.run_to_level(ceiling);
+                match (whole, level) {
+                    (None, None) => {}
+                    (Some(path), Some(level)) => {
+                        assert_eq!(level, path.grade.level, "item {index}, ceiling {ceiling}");
+                        if level.is_some() {
+                            levels.extend(level);
+                            assert_eq!(walk.grade(), path.grade, "item {index}, ceiling {ceiling}");
+                        }
+                    }
+                    (whole, level) => panic!(
+                        "item {index}, ceiling {ceiling}: run {:?}, run_to_level {level:?}",
+                        whole.map(|p| p.grade.level)
+                    ),
+                }
+            }
+        }
+        assert!(levels.len() >= 3, "levels {levels:?}");
     }
 
     /// A walk stopped at a ceiling and run on under a higher one ends exactly as one walk under

@@ -355,6 +355,16 @@ impl Tally {
         }
     }
 
+    /// The level of the path on a grid of `digits` digits, as [`Tally::read`] gives it: the
+    /// cages' facts (the score's K, Z and P) do not enter it, so it costs no direct solve.
+    pub fn level(&self, digits: usize) -> Level {
+        let reached = LEVEL_SCORES
+            .iter()
+            .filter(|&&s| self.work(digits) >= s)
+            .count();
+        self.hardest_level.max(Level::ALL[reached])
+    }
+
     /// Level, score, minutes and the step that made the level of `puzzle`'s path.
     pub fn read(self, puzzle: &Puzzle) -> Reading {
         self.read_with(puzzle.size(), CageFacts::of(puzzle))
@@ -362,11 +372,7 @@ impl Tally {
 
     /// [`Tally::read`] for a grid of `digits` digits with cages `cages`.
     fn read_with(self, digits: usize, cages: CageFacts) -> Reading {
-        let reached = LEVEL_SCORES
-            .iter()
-            .filter(|&&s| self.work(digits) >= s)
-            .count();
-        let level = self.hardest_level.max(Level::ALL[reached]);
+        let level = self.level(digits);
         let level_from = match level > self.hardest_level {
             true => LevelSource::Work,
             false => LevelSource::HardestStep,

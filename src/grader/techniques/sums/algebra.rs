@@ -99,14 +99,28 @@ impl Equations {
         );
         let mut seen: HashSet<Key, BuildHasherDefault<Fx>> =
             sources.iter().map(|(e, _)| e.key()).collect();
-        let mut at: Vec<Vec<u32>> = vec![Vec::new(); puzzle.geometry().cell_count()];
+        // The sources at each cell, in source order: cell `c`'s at `at[starts[c]..starts[c + 1]]`
+        // (one flat list instead of a list per cell).
+        let cells = puzzle.geometry().cell_count();
+        let mut starts = vec![0usize; cells + 1];
+        for (e, _) in &sources {
+            for c in e.cells().iter() {
+                starts[c.as_index() + 1] += 1;
+            }
+        }
+        for c in 0..cells {
+            starts[c + 1] += starts[c];
+        }
+        let mut at = vec![0u32; starts[cells]];
+        let mut fill = starts.clone();
         for (i, (e, _)) in sources.iter().enumerate() {
             for c in e.cells().iter() {
-                at[c.as_index()].push(i as u32);
+                at[fill[c.as_index()]] = i as u32;
+                fill[c.as_index()] += 1;
             }
         }
         let mut found: Vec<(Signed, Source, Source, i8)> = Vec::new();
-        'cells: for (cell, here) in at.iter().enumerate() {
+        'cells: for (cell, here) in starts.windows(2).map(|w| &at[w[0]..w[1]]).enumerate() {
             for (x, &a) in here.iter().enumerate() {
                 for &b in &here[x + 1..] {
                     let (ea, sa) = &sources[a as usize];
@@ -139,6 +153,7 @@ impl Equations {
         // Fewest cells first (the order is the search order, so the easiest step is found
         // first); ties keep the derivation order.
         found.sort_by_key(|(r, ..)| r.plus.len() + r.minus.len());
+        let mut terms: Vec<(Cell, i8)> = Vec::with_capacity(MAX_ALGEBRA_TERMS);
         for (mut r, a, b, sign) in found {
             // Written with more + cells than - cells ("a + b - c = 5", not "c - a - b = -5").
             if r.minus.len() > r.plus.len() {
@@ -148,9 +163,13 @@ impl Equations {
                     total: -r.total,
                 };
             }
-            let mut terms: Vec<(Cell, i8)> = r.plus.iter().map(|c| (c, 1)).collect();
-            terms.extend(r.minus.iter().map(|c| (c, -1)));
-            terms.sort();
+            // Ascending by cell (the sets are disjoint).
+            terms.clear();
+            terms.extend(
+                r.cells()
+                    .iter()
+                    .map(|c| (c, if r.plus.contains(c) { 1 } else { -1 })),
+            );
             let Some((inline, len)) = inline_terms(&terms) else {
                 continue;
             };

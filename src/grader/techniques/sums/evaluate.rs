@@ -143,6 +143,9 @@ pub(super) fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Opt
         nodes: 0,
     };
     seen.values.clear();
+    // Room for the usual number of assignments at once (a fresh context's lists start empty,
+    // and growing them one push at a time was a visible share of the allocator's work).
+    seen.values.reserve(MAX_CARRIED);
     seen.values.extend_from_slice(&carried[..ncarried]);
     seen.cells = [None; MAX_UNKNOWN];
     for (slot, &c) in seen.cells.iter_mut().zip(&cells[..u]) {

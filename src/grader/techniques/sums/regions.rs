@@ -222,9 +222,12 @@ pub(crate) fn derive_equations(
                 terms.extend(outies.iter().map(|c| (c, 1)));
                 (Kind::Outies, sum - region_total)
             } else {
-                terms.extend(outies.iter().map(|c| (c, 1)));
-                terms.extend(innies.iter().map(|c| (c, -1)));
-                terms.sort();
+                // Ascending by cell (the sets are disjoint): outies +1, innies -1.
+                let both = outies.union(&innies);
+                terms.extend(
+                    both.iter()
+                        .map(|c| (c, if outies.contains(c) { 1 } else { -1 })),
+                );
                 (Kind::Difference, sum - region_total)
             };
             let Some((inline, len)) = inline_terms(&terms) else {
