@@ -236,6 +236,7 @@ impl Joint {
             hint: vec![0; n],
             revisions: 0,
             broke: None,
+            locked: false,
         }
     }
 }
@@ -253,6 +254,7 @@ impl Joint {
     /// The joint's own consequences, ready to follow premises from (`None` when they break it).
     pub(crate) fn forcing(&self) -> Option<Forcing<'_>> {
         let mut search = self.search();
+        search.locked = true;
         for s in 0..self.sums.len() {
             search.enqueue(s);
         }
@@ -386,6 +388,10 @@ struct Search<'j> {
     revisions: usize,
     /// What the last failed propagation broke.
     broke: Option<Broke>,
+    /// Also take a digit every filling of a cage or house needs from the cells that see all its
+    /// places (locked candidates: pointing, claiming, a cage's must-contain digit). Forcing
+    /// chains only: the joint search's verdicts do not depend on it.
+    locked: bool,
 }
 
 /// What a propagation found impossible.
@@ -569,7 +575,28 @@ impl Search<'_> {
             match (places, place) {
                 (0, _) => return false,
                 (1, Some(i)) if !self.narrow(i, bit) => return false,
+                (1, _) => {}
+                _ if self.locked && !self.lock(s, bit) => return false,
                 _ => {}
+            }
+        }
+        true
+    }
+
+    /// Take `bit`, which every filling of distinct sum `s` needs, from every cell that must
+    /// differ from all of its places in `s`: false when that empties a cell.
+    fn lock(&mut self, s: usize, bit: u16) -> bool {
+        let mut seen = u128::MAX;
+        for &(i, _) in &self.joint.sums[s].terms {
+            if self.dom[i] & bit != 0 {
+                seen &= self.joint.sees[i];
+            }
+        }
+        while seen != 0 {
+            let j = seen.trailing_zeros() as usize;
+            seen &= seen - 1;
+            if self.dom[j] & bit != 0 && !self.narrow(j, !bit) {
+                return false;
             }
         }
         true
