@@ -53,6 +53,8 @@ pub use score::{HardestStep, LevelSource, Minutes};
 /// 10: K and P weigh half as much (4 and ½), chosen on four Solo fit seeds instead of one
 /// (killer scores only), and nested killer forcing chains (each branch followed with short
 /// chains of its own) between killer forcing chains and trial (9x9 paths that needed trial).
-pub const GRADER_VERSION: i64 = 10;
+/// 11: both killer forcing rungs follow locked candidates inside a branch (paths and scores of
+/// 9x9 killers that reach them; levels unchanged).
+pub const GRADER_VERSION: i64 = 11;
 pub use state::{Board, Contradiction};
 pub use step::{Step, Technique};

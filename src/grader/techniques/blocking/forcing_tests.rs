@@ -1,5 +1,6 @@
-//! Killer forcing chains: where they are the only move, and soundness on random and published
-//! killers (every removed candidate checked against the known solution).
+//! Killer forcing chains: where they are the only move, locked candidates inside a branch, and
+//! soundness on random and published killers (every removed candidate checked against the known
+//! solution).
 
 use super::*;
 use crate::geometry::Geometry;
@@ -128,7 +129,7 @@ fn killer_forcing_is_the_only_move_on_tarek_5() {
     assert!(is_sound(&step, solution), "{step:?}");
     assert!(
         step.reason
-            .contains("through the cages, houses and innie/outie sums"),
+            .contains("through the cages, houses, innie/outie sums and locked candidates"),
         "{}",
         step.reason
     );
@@ -210,4 +211,55 @@ fn every_removal_of_a_constructed_position_is_impossible() {
             step.reason
         );
     }
+}
+
+/// Locked candidates inside a branch: a 3(2) cage (cells 0 and 1, {1,2}) and a cell that sees
+/// both (cell 2, {1,2,3}). Each cage digit is needed and has two places, so neither the cage's
+/// combinations nor singles narrow cell 2; both places lie in its sight, so it keeps only 3.
+#[test]
+fn a_branch_takes_a_needed_digit_from_the_cells_that_see_all_its_places() {
+    use super::super::search::{Joint, Sum};
+    use crate::geometry::Cell;
+    let mut joint = Joint::default();
+    for (i, cands) in [0b011u16, 0b011, 0b111].into_iter().enumerate() {
+        joint.index_of(Cell::new(i as u8), cands);
+    }
+    joint.differ(0, 1);
+    joint.differ(0, 2);
+    joint.differ(1, 2);
+    joint.sums.push(Sum {
+        terms: vec![(0, 1), (1, 1)],
+        total: 3,
+    });
+    let forcing = joint.forcing().expect("possible");
+    assert_eq!(forcing.domains(), &[0b011, 0b011, 0b100]);
+    // Seen from one place only, the digit stays: cell 2 no longer sees cell 1.
+    joint.sees[1] &= !0b100;
+    joint.sees[2] &= !0b010;
+    let forcing = joint.forcing().expect("possible");
+    assert_eq!(forcing.domains(), &[0b011, 0b011, 0b111]);
+}
+
+/// tarek-21 needed one trial step with the chains following cages, houses and innie/outie sums
+/// alone; with locked candidates inside each branch the walk finishes it without trial, its
+/// hardest steps killer forcing chains and nested ones.
+#[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $SUDOKU_PRESS_DATA (absent when built)"
+)]
+fn locked_candidates_in_the_chains_finish_tarek_21_without_trial() {
+    let Some(path) = shared_file("killer/tarek_odd.jsonl") else {
+        return;
+    };
+    let items = data_set(&path);
+    let (p, solution) = &items[10];
+    let path = walk(p, Some(solution), false);
+    assert_eq!(path.grade.verdict, Verdict::Unique);
+    assert!(!path.grade.trial, "{:?}", path.grade.techniques);
+    assert!(path
+        .grade
+        .techniques
+        .iter()
+        .any(|&(t, n)| t == Technique::NestedKillerForcingChain && n > 0));
 }

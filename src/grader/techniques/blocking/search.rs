@@ -268,6 +268,7 @@ impl Joint {
             hint: vec![0; n],
             revisions: 0,
             broke: None,
+            locked: false,
         }
     }
 }
@@ -330,6 +331,7 @@ impl Joint {
     pub(crate) fn forcing(&self) -> Option<Forcing<'_>> {
         // The forcing rungs count sums narrowed as their work: every sum wakes, as it always did.
         let mut search = self.search(Wake::Every);
+        search.locked = true;
         for s in 0..self.sums.len() {
             search.enqueue(s);
         }
@@ -471,6 +473,10 @@ struct Search<'j> {
     revisions: usize,
     /// What the last failed propagation broke.
     broke: Option<Broke>,
+    /// Also take a digit every filling of a cage or house needs from the cells that see all its
+    /// places (locked candidates: pointing, claiming, a cage's must-contain digit). Forcing
+    /// chains only: the joint search's verdicts do not depend on it.
+    locked: bool,
 }
 
 /// Which sums a narrowed cell wakes (puts back on the queue).
@@ -697,6 +703,21 @@ impl Search<'_> {
                 twice |= once & d;
                 once |= d;
             }
+        }
+        let need = required & !fixed;
+        if self.locked {
+            return self.place_or_lock(s, need);
+        }
+        // A digit every filling needs, with one cell left to take it (digits in increasing
+        // order, each against the cells as the digits before it left them).
+        let mut need = need;
+        while need != 0 {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &(i, _) in terms {
+                let d = self.dom[i];
+                twice |= once & d;
+                once |= d;
+            }
             // Digits of two places or more narrow nothing: the first digit of none or one.
             let hit = need & !twice;
             if hit == 0 {
@@ -712,6 +733,53 @@ impl Search<'_> {
                 if !self.narrow(i, bit) {
                     return false;
                 }
+            }
+        }
+        true
+    }
+
+    /// The forcing chains' reading of the digits `need` every filling of distinct sum `s` needs,
+    /// in increasing order: a digit with one place goes there, a digit with more leaves every
+    /// cell that sees all its places (locked candidates); false when one has no place left or a
+    /// cell empties.
+    fn place_or_lock(&mut self, s: usize, mut need: u16) -> bool {
+        let terms = &self.joint.sums[s].terms;
+        while need != 0 {
+            let bit = need & need.wrapping_neg();
+            need &= need - 1;
+            let mut place = None;
+            let mut places = 0;
+            for &(i, _) in terms {
+                if self.dom[i] & bit != 0 {
+                    places += 1;
+                    place = Some(i);
+                }
+            }
+            match (places, place) {
+                (0, _) => return false,
+                (1, Some(i)) if !self.narrow(i, bit) => return false,
+                (1, _) => {}
+                _ if !self.lock(s, bit) => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Take `bit`, which every filling of distinct sum `s` needs, from every cell that must
+    /// differ from all of its places in `s`: false when that empties a cell.
+    fn lock(&mut self, s: usize, bit: u16) -> bool {
+        let mut seen = u128::MAX;
+        for &(i, _) in &self.joint.sums[s].terms {
+            if self.dom[i] & bit != 0 {
+                seen &= self.joint.sees[i];
+            }
+        }
+        while seen != 0 {
+            let j = seen.trailing_zeros() as usize;
+            seen &= seen - 1;
+            if self.dom[j] & bit != 0 && !self.narrow(j, !bit) {
+                return false;
             }
         }
         true
