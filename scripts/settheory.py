@@ -89,14 +89,14 @@ def combos_count(size: int, total: int, n: int = 9) -> int:
     return sum(1 for c in combinations(range(1, n + 1), size) if sum(c) == total)
 
 
-STAT_COLUMNS = ("cages", "largest cage", "pairs", "single-combination cages",
+STAT_COLUMNS = ("cages", "largest cage", "pairs", "five-cell cages", "single-combination cages",
                 "combinations a cage", "one-cell rule-of-45 houses", "cages crossing boxes",
                 "innie/outie cells a house")
 
 
 def cage_stats(puzzle: dict) -> tuple[float, ...]:
     """One puzzle's layout, in STAT_COLUMNS order: cages, largest cage, two-cell cages,
-    single-combination cages, mean digit combinations of a cage's sum, houses whose rule of 45
+    five-cell cages, single-combination cages, mean digit combinations of a cage's sum, houses whose rule of 45
     isolates one cell (one innie or one outie), cages crossing boxes, and the innie/outie cells of
     a house (the fewer of the two, averaged over the houses)."""
     n = puzzle["size"]
@@ -116,7 +116,7 @@ def cage_stats(puzzle: dict) -> tuple[float, ...]:
         one_cell += len(innies) == 1 or len(outies) == 1
         io.append(min(len(innies), len(outies)))
     return (len(cages), max(len(c) for c in cages), sum(len(c) == 2 for c in cages),
-            sum(x == 1 for x in combos), statistics.fmean(combos), one_cell, crossing,
+            sum(len(c) == 5 for c in cages), sum(x == 1 for x in combos), statistics.fmean(combos), one_cell, crossing,
             statistics.fmean(io))
 
 

@@ -1,20 +1,24 @@
 //! Extreme on demand (issue 25 goal 3): 9x9 killers shaped like the hardest published ones, with
-//! no easy way in, steered until the grader needs a rung above expert.
+//! no easy way in, hard enough to need the ladder's top rungs and still inside what pencilmark's
+//! solver can finish.
 //!
-//! tarek's killers (the hardest published, rated Very Hard/Extreme by pencilmark) have almost no
-//! cage with a single digit combination (0.21 a puzzle, against 2.10 in the extremes made by
-//! merging book layouts), almost no house whose rule of 45 isolates one cell (0.21 against
-//! 0.80), cages of two to five cells (no six- to nine-cell cages) and more cages crossing boxes
-//! (16.4 of 24 against 11.6 of 23). Such a layout gives a solver no placement to start from: the
-//! first steps already need cage combinations against each other. So an extreme item starts from
-//! a layout of such cages and merges touching cages, choosing the merge that leaves the fewest of
-//! those easy ways in (then the fewest cages inside one box), each merge checked unique by the
-//! solver, until none is left, the grader needs more than expert, and its path needs trial (as
-//! 7 of tarek_odd's 19 still do; the other 12 are finished by cage interactions or killer
-//! forcing chains, the ladder's last rungs). pencilmark rated the extremes that a set-theory or
-//! forcing-chain step finishes Medium/Hard, 12.3-14.3, and shaped ones without the gate 12.4 and
-//! 13.1, Hard; the first shaped one that needs trial it rated 19.1, Extreme. An item whose
-//! layouts never reach trial keeps the hardest puzzle above expert it met.
+//! tarek's killers (the hardest published; those pencilmark finishes it rates Extreme, 15.8) have
+//! almost no cage with a single digit combination (0.21 a puzzle), almost no house whose rule of
+//! 45 isolates one cell (0.21), cages of two to five cells (3.2 of five a puzzle) and many
+//! crossing boxes (16.4 of 23.8). Such a layout gives a solver no placement to start from. So an
+//! extreme item starts from a layout of such cages and merges touching cages, choosing the merge
+//! that leaves the fewest of those easy ways in (then the fewest digit combinations, then the fewest cages inside one box), each
+//! merge checked unique by the solver, never below [`MIN_CAGES`] cages nor past [`MAX_FIVES`]
+//! five-cell cages, until none is left and the grader needs a top rung (a killer forcing chain,
+//! nested or not, or trial).
+//!
+//! Harder is not the goal: until generator 19 the merging went on to 21 cages (6.1 of five cells)
+//! and on until trial, and pencilmark finished none of eight (its solver stalls where its own
+//! exhaustive search, its last resort, gives up: 3 of 40 solved against 14 of tarek_odd's 19).
+//! So a kept layout must also be solved by that search, ported in [`peer_search`], within
+//! [`SEARCH_NODES`]. An item whose layouts never pass keeps the best puzzle above expert it met.
+
+pub mod peer_search;
 
 use super::cage_layout::LayoutRules;
 use super::level::{self, MergeCheck};
@@ -22,7 +26,7 @@ use super::record::{LevelEdit, Recorder};
 use super::{GeneratorConfig, GivensPolicy, Variant};
 use crate::bitset::CellSet;
 use crate::geometry::{Geometry, House};
-use crate::grader::{self, Grade, Level};
+use crate::grader::{self, Grade, Level, Technique};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver::combos::Combos;
@@ -37,6 +41,15 @@ pub const MAX_CAGE: usize = 5;
 pub const ATTEMPTS: usize = 40;
 /// Merges an extreme item makes on one layout before a fresh one is drawn.
 const MERGES: u32 = 24;
+/// Merging stops at this many cages (tarek's: 17-25, 23.8 a puzzle): fewer, larger cages made
+/// our extremes beyond pencilmark's search (21.2 cages, 6.1 of five cells, none finished).
+pub const MIN_CAGES: usize = 22;
+/// Five-cell cages a layout may hold (tarek's: 3.2 a puzzle): a merge making one more is skipped.
+pub const MAX_FIVES: usize = 4;
+/// Nodes pencilmark's search ([`peer_search`]) may take to solve a kept extreme: a quarter of its
+/// own limit (tarek_odd's 14 it solves take 0.3-1.5M), so that its proof-by-search steps at
+/// its stalls, and its card's many solves, stay well within theirs.
+pub const SEARCH_NODES: u64 = 500_000;
 /// Merges tried (checked unique) for one step before the layout is given up.
 const TRIES: usize = 16;
 
@@ -85,10 +98,11 @@ pub fn applies(config: &GeneratorConfig) -> bool {
 
 /// Layout rules of a shaped extreme item's first layout: cages of two to five cells (at most the
 /// configured largest), weighted towards three and four as tarek's (per puzzle 5.7 pairs, 7.1
-/// triples, 7.5 of four, 3.2 of five), 25 to 30 cages to merge down from.
+/// triples, 7.5 of four, 3.2 of five; few of five, as merges make more), 25 to 30 cages to
+/// merge down from.
 pub fn start_rules(config: &GeneratorConfig) -> LayoutRules {
     let max_size = MAX_CAGE.min(config.max_cage_size.map_or(MAX_CAGE, usize::from));
-    let mut size_weights = vec![0, 0, 20, 30, 30, 20];
+    let mut size_weights = vec![0, 0, 25, 35, 30, 10];
     size_weights.truncate(max_size + 1);
     LayoutRules {
         max_size,
@@ -109,6 +123,11 @@ pub struct Structure {
     pub one_cell_houses: usize,
     /// Cages lying in one box (or region).
     pub inside_boxes: usize,
+    /// Cages of [`MAX_CAGE`] cells.
+    pub largest: usize,
+    /// Digit combinations of the cages' sums, added up: the fewer, the more each cage's sum
+    /// bounds its digits (tarek's: 7.0 a cage).
+    pub combinations: usize,
 }
 
 impl Structure {
@@ -121,11 +140,12 @@ impl Structure {
             .iter()
             .map(|c| c.cells.iter().copied().collect())
             .collect();
-        let single_combination = puzzle
+        let counts: Vec<usize> = puzzle
             .cages()
             .iter()
-            .filter(|c| combos.get(c.len(), c.sum as usize).len() == 1)
-            .count();
+            .map(|c| combos.get(c.len(), c.sum as usize).len())
+            .collect();
+        let single_combination = counts.iter().filter(|&&n| n == 1).count();
         let inside_boxes = puzzle
             .cages()
             .iter()
@@ -135,10 +155,17 @@ impl Structure {
             .iter()
             .filter(|house| is_one_cell(house, &cages))
             .count();
+        let largest = puzzle
+            .cages()
+            .iter()
+            .filter(|c| c.len() == MAX_CAGE)
+            .count();
         Structure {
             single_combination,
             one_cell_houses,
             inside_boxes,
+            largest,
+            combinations: counts.iter().sum(),
         }
     }
 
@@ -174,19 +201,35 @@ fn is_one_cell(house: &CellSet, cages: &[CellSet]) -> bool {
 /// Where a shaped layout's merging ended.
 #[derive(Clone, Debug)]
 pub enum Shaped {
-    /// No easy way in, above expert, and the grader's path needs trial: kept.
+    /// No easy way in, a top rung needed ([`needs_top_rung`]) and pencilmark's search solves it
+    /// within [`SEARCH_NODES`]: kept.
     Trial(Puzzle, Grade),
-    /// No trial, but the hardest puzzle above expert (and with no easy way in) that the merging
-    /// met, by the grader's score: the item's fallback if none of its layouts reaches trial.
+    /// Not kept, but the best puzzle above expert (and with no easy way in) that the merging
+    /// met: one pencilmark's search solves first, then by the grader's score. The item's
+    /// fallback if none of its layouts is kept.
     AboveExpert(Puzzle, Grade),
     /// Never above expert with no easy way in.
     Off,
 }
 
+/// Does the grader's path need one of the ladder's top rungs: a killer forcing chain (plain or
+/// nested) or trial? Cage interactions and set theory alone leave pencilmark at Hard.
+pub fn needs_top_rung(grade: &Grade) -> bool {
+    grade.trial
+        || grade.techniques.iter().any(|&(t, _)| {
+            matches!(
+                t,
+                Technique::KillerForcingChain | Technique::NestedKillerForcingChain
+            )
+        })
+}
+
 /// Steer a unique zero-given killer to a shaped extreme: merge touching cages (the merge leaving
-/// the fewest easy ways in, then the fewest cages inside a box; each checked unique) until the
-/// layout has no easy way in, the grader needs a rung above expert and its path needs trial.
-/// `max_size` bounds merged cages (at most [`MAX_CAGE`]). `rec` hears of every merge.
+/// the fewest easy ways in, then the fewest combinations and cages inside a box; each checked unique; never below
+/// [`MIN_CAGES`] cages nor above [`MAX_FIVES`] five-cell ones) until the layout has no easy way
+/// in, the grader needs a top rung and pencilmark's search ([`peer_search`]) still solves it
+/// within [`SEARCH_NODES`]. `max_size` bounds merged cages (at most [`MAX_CAGE`]). `rec` hears
+/// of every merge.
 pub fn reach<R: Rng>(
     puzzle: Puzzle,
     solution: &Grid,
@@ -196,19 +239,29 @@ pub fn reach<R: Rng>(
 ) -> Shaped {
     let max_size = max_size.min(MAX_CAGE);
     let mut puzzle = puzzle;
-    let mut best: Option<(Puzzle, Grade)> = None;
+    let mut best: Option<(bool, Puzzle, Grade)> = None;
     for _ in 0..=MERGES {
         // Grading runs only once the layout has no easy way in: merges come first either way.
         if Structure::of(&puzzle).easy_ways_in() == 0
             && grader::grade::grade_within(&puzzle, Some(solution), Level::Expert).is_none()
         {
             let grade = grader::grade::walk(&puzzle, Some(solution), false).grade;
-            if grade.trial {
+            // The search runs last: it is the dearest check when it fails (~0.5 s).
+            let top = needs_top_rung(&grade);
+            let searched =
+                (top || best.as_ref().is_none_or(|b| !b.0)) && peer_search::solves(&puzzle);
+            if top && searched {
                 return Shaped::Trial(puzzle, grade);
             }
-            if best.as_ref().is_none_or(|(_, b)| grade.score > b.score) {
-                best = Some((puzzle.clone(), grade));
+            let better = best
+                .as_ref()
+                .is_none_or(|b| (searched, grade.score) > (b.0, b.2.score));
+            if better {
+                best = Some((searched, puzzle.clone(), grade));
             }
+        }
+        if puzzle.cages().len() <= MIN_CAGES {
+            break;
         }
         match merge(&puzzle, solution, max_size, rec, rng) {
             Some(next) => puzzle = next,
@@ -216,13 +269,15 @@ pub fn reach<R: Rng>(
         }
     }
     match best {
-        Some((p, g)) => Shaped::AboveExpert(p, g),
+        Some((_, p, g)) => Shaped::AboveExpert(p, g),
         None => Shaped::Off,
     }
 }
 
-/// The best unique merge: candidates ranked by the easy ways in they leave, then the cages
-/// inside a box (ties in random order), the first `TRIES` checked unique in that order.
+/// The best unique merge: candidates ranked by the easy ways in they leave, then the digit
+/// combinations of the cages' sums (the fewer, the more pencilmark's search prunes: it reads a
+/// cage only through its sum's bounds), then the cages inside a box (ties in random order), the
+/// first `TRIES` checked unique in that order.
 fn merge<R: Rng>(
     puzzle: &Puzzle,
     solution: &Grid,
@@ -230,14 +285,16 @@ fn merge<R: Rng>(
     rec: &mut Recorder,
     rng: &mut R,
 ) -> Option<Puzzle> {
-    let mut ranked: Vec<((usize, usize), Puzzle)> = level::merge_pairs(puzzle, solution, max_size)
-        .into_iter()
-        .filter_map(|(i, j)| level::merge_pair(puzzle, i, j))
-        .map(|p| {
-            let s = Structure::of(&p);
-            ((s.easy_ways_in(), s.inside_boxes), p)
-        })
-        .collect();
+    // A merge may not add a five-cell cage past MAX_FIVES (nor one to a layout already past it).
+    let fives = MAX_FIVES.max(Structure::of(puzzle).largest);
+    let mut ranked: Vec<((usize, usize, usize), Puzzle)> =
+        level::merge_pairs(puzzle, solution, max_size)
+            .into_iter()
+            .filter_map(|(i, j)| level::merge_pair(puzzle, i, j))
+            .map(|p| (Structure::of(&p), p))
+            .filter(|(s, _)| s.largest <= fives)
+            .map(|(s, p)| ((s.easy_ways_in(), s.combinations, s.inside_boxes), p))
+            .collect();
     ranked.shuffle(rng);
     ranked.sort_by_key(|(key, _)| *key);
     let edit = LevelEdit::Shape;
@@ -355,18 +412,17 @@ mod tests {
         }
     }
 
-    /// `--level extreme` on 9x9: every item is made (trial, or else the hardest puzzle above
-    /// expert its layouts met), proved unique, with zero givens, cages of two to five cells, no
-    /// easy way in, and the grader's level extreme (3 or more of 6 needed trial until grader 10's
-    /// nested killer forcing chains, 1 of 6 until grader 11's locked candidates in the chains, none
-    /// since: each is then the hardest puzzle above expert its layouts met).
+    /// `--level extreme` on 9x9: every item is made (kept, or else the best puzzle above expert
+    /// its layouts met), proved unique, with zero givens, cages of two to five cells, no easy way
+    /// in, tarek's cage counts, and the grader's level extreme; pencilmark's search solves some.
     #[test]
     fn extremes_have_no_easy_way_in() {
         let config = GeneratorConfig {
             levels: Some(LevelsSetting::List(vec!["extreme".into()])),
             ..GeneratorConfig::default()
         };
-        for index in 0..6 {
+        let mut searched = 0;
+        for index in 0..3 {
             match generate_puzzle(&config, 7, index) {
                 Outcome::Generated(g) => {
                     let p = &g.puzzle;
@@ -374,10 +430,14 @@ mod tests {
                     assert_eq!(p.givens().count_filled(), 0);
                     assert!(p.cages().iter().all(|c| (2..=MAX_CAGE).contains(&c.len())));
                     assert_eq!(Structure::of(p).easy_ways_in(), 0);
+                    assert!(p.cages().len() >= MIN_CAGES);
+                    assert!(Structure::of(p).largest <= MAX_FIVES);
                     assert_eq!(g.metrics.grade.level, Some(Level::Extreme));
+                    searched += usize::from(peer_search::solves(p));
                 }
                 Outcome::Rejected(other) => panic!("item {index}: {other:?}"),
             }
         }
+        assert!(searched >= 1, "pencilmark's search solves {searched} of 3");
     }
 }

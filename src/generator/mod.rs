@@ -37,7 +37,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "19";
+pub const GENERATOR_VERSION: &str = "20";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
