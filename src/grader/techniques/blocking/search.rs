@@ -693,17 +693,6 @@ impl Search<'_> {
                 }
             }
         }
-        // A digit every filling needs, with one cell left to take it (digits in increasing
-        // order, each against the cells as the digits before it left them).
-        let mut need = required & !fixed;
-        while need != 0 {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &(i, _) in terms {
-                let d = self.dom[i];
-                twice |= once & d;
-                once |= d;
-            }
-        }
         let need = required & !fixed;
         if self.locked {
             return self.place_or_lock(s, need);
