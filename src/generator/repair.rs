@@ -314,15 +314,53 @@ struct Regrowth {
     sources: Vec<(usize, usize)>,
     /// The cages touched, sorted, without repeats.
     ids: Vec<usize>,
+    /// Per cage slot: cells moved into it and out of it (zero between calls).
+    into: Vec<u16>,
+    out: Vec<u16>,
 }
 
 impl Regrowth {
-    /// The size of cage `id` after the edit.
-    fn size_after(&self, id: usize) -> usize {
-        self.runs
-            .iter()
-            .find(|r| r.0 == id)
-            .map_or(0, |&(_, start, end)| end - start)
+    /// Read the moves into runs and sources; `false` if the moves into one cage are not side
+    /// by side or a moved cell is free.
+    fn read(&mut self, layout: &CageLayout, moves: &[Move]) -> bool {
+        self.runs.clear();
+        self.sources.clear();
+        let slots = layout.slot_count();
+        if self.into.len() < slots {
+            self.into.resize(slots, 0);
+            self.out.resize(slots, 0);
+        }
+        for (i, &(c, to)) in moves.iter().enumerate() {
+            if let Some(run) = self.runs.last_mut().filter(|r| r.0 == to) {
+                run.2 = i + 1;
+            } else if self.into[to] != 0 {
+                return false;
+            } else {
+                self.runs.push((to, i, i + 1));
+            }
+            self.into[to] += 1;
+            let Some(from) = layout.cage_of(c) else {
+                return false;
+            };
+            if self.out[from] == 0 {
+                self.sources.push((from, 0));
+            }
+            self.out[from] += 1;
+        }
+        for source in &mut self.sources {
+            source.1 = self.out[source.0] as usize;
+        }
+        true
+    }
+
+    /// Zero the per-slot counts `read` set.
+    fn clear(&mut self, moves: &[Move]) {
+        for &(_, to) in moves {
+            self.into[to] = 0;
+        }
+        for source in &self.sources {
+            self.out[source.0] = 0;
+        }
     }
 }
 
@@ -344,39 +382,55 @@ fn score_regrowth(
     count: usize,
     rules: &LayoutRules,
 ) -> Option<Option<(usize, usize)>> {
+    let shaped = scratch.read(layout, moves);
+    let drained = || {
+        let sources = &scratch.sources;
+        sources.iter().all(|&(id, n)| layout.cells(id).len() == n)
+    };
+    let fresh = || {
+        let runs = &scratch.runs;
+        runs.iter()
+            .all(|r| layout.cells(r.0).is_empty() || scratch.out[r.0] != 0)
+    };
+    let shaped = shaped && drained() && fresh();
+    let score = shaped.then(|| {
+        score_read(
+            scratch,
+            layout,
+            geometry,
+            solution,
+            (alternatives, killers),
+            moves,
+            count,
+            rules,
+        )
+    });
+    scratch.clear(moves);
+    score
+}
+
+/// `score_regrowth` once its moves are read and found of a regrowth's shape.
+#[allow(clippy::too_many_arguments)]
+fn score_read(
+    scratch: &mut Regrowth,
+    layout: &mut CageLayout,
+    geometry: &Geometry,
+    solution: &Grid,
+    (alternatives, killers): (&[Grid], &[Vec<usize>]),
+    moves: &[Move],
+    count: usize,
+    rules: &LayoutRules,
+) -> Option<(usize, usize)> {
     let Regrowth {
         moved,
         runs,
         sources,
         ids,
+        ..
     } = scratch;
-    runs.clear();
-    sources.clear();
-    for (i, &(c, to)) in moves.iter().enumerate() {
-        if let Some(run) = runs.last_mut().filter(|r| r.0 == to) {
-            run.2 = i + 1;
-        } else if runs.iter().any(|r| r.0 == to) {
-            return None;
-        } else {
-            runs.push((to, i, i + 1));
-        }
-        let from = layout.cage_of(c)?;
-        match sources.iter_mut().find(|s| s.0 == from) {
-            Some(s) => s.1 += 1,
-            None => sources.push((from, 1)),
-        }
-    }
-    let drained = sources.iter().all(|&(id, n)| layout.cells(id).len() == n);
-    let fresh = runs
-        .iter()
-        .all(|r| layout.cells(r.0).is_empty() || sources.iter().any(|s| s.0 == r.0));
-    if !drained || !fresh {
-        return None;
-    }
     moved.clear();
     moved.extend(moves.iter().map(|m| m.0));
     layout.reorder(moved);
-    let layout = &*layout;
     ids.clear();
     ids.extend(runs.iter().map(|r| r.0).chain(sources.iter().map(|s| s.0)));
     ids.sort_unstable();
@@ -405,15 +459,23 @@ fn score_regrowth(
                 && geometry.is_connected(&members[..len])
         });
     if !valid {
-        return Some(None);
+        return None;
     }
-    let big = moves
+    // Each move counts its destination and its source if five or more cells end up there.
+    let size_after = |id: usize| scratch.into[id] as usize;
+    let into_big: usize = scratch
+        .runs
         .iter()
-        .map(|&(c, to)| {
-            let from = layout.cage_of(c).expect("complete layout");
-            usize::from(scratch.size_after(to) >= 5) + usize::from(scratch.size_after(from) >= 5)
-        })
+        .map(|r| r.2 - r.1)
+        .filter(|&n| n >= 5)
         .sum();
+    let out_big: usize = scratch
+        .sources
+        .iter()
+        .filter(|s| size_after(s.0) >= 5)
+        .map(|s| s.1)
+        .sum();
+    let big = into_big + out_big;
     let ids = &scratch.ids;
     let admitted = alternatives
         .iter()
@@ -426,7 +488,7 @@ fn score_regrowth(
                     .all(|run| cells_admit(cells(run), solution, a))
         })
         .count();
-    Some(Some((admitted, big)))
+    Some((admitted, big))
 }
 
 /// Exchanges, moves (re-homing the partner of a dissolved pair), merges and splits around
