@@ -283,8 +283,8 @@ impl CageLayout {
     }
 }
 
-/// Does `grid` satisfy a cage of these cells (sum read from `solution`, distinct digits)? No
-/// cells do.
+/// Does `grid` satisfy a cage of these cells (sum read from `solution`, distinct digits)? An
+/// empty list does.
 pub fn cells_admit(cells: impl Iterator<Item = Cell>, solution: &Grid, grid: &Grid) -> bool {
     let mut seen = DigitSet::EMPTY;
     let mut delta = 0i32;

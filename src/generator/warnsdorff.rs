@@ -91,7 +91,7 @@ pub fn grow<R: Rng>(
     let digit = |c: Cell| solution.get(c).expect("complete solution");
     // The free cells' keys side by side in free-list order, and each free cell's place in the
     // list: the smallest key is found in one pass over a flat list, a claimed cell without a
-    // search (both were a third of the builder's time as scans of the cells).
+    // search (the builder takes 0.90x the instructions it took scanning the cells for both).
     let mut free_keys: Vec<u64> = free.iter().map(|c| key[c.as_index()]).collect();
     let mut place = [0u8; MAX_CELLS];
     for (at, c) in free.iter().enumerate() {
