@@ -28,11 +28,21 @@ const FREE: u16 = u16::MAX;
 /// The cells of one cage, in the order they joined it, held inline: a cage has distinct digits,
 /// so at most `MAX_SIZE` cells, and the builders and repairs open, fill and empty cages by the
 /// thousand a puzzle (a heap list per cage was a tenth of the generator's time in the allocator).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 struct Members {
     cells: [Cell; MAX_SIZE],
     len: u8,
 }
+
+/// Two member lists are equal when they list the same cells in the same order (whatever the
+/// slots past the end hold).
+impl PartialEq for Members {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Members {}
 
 impl Members {
     const EMPTY: Members = Members {
@@ -162,6 +172,20 @@ impl CageLayout {
         }
     }
 
+    /// List the cells of the cages holding `cells` in the order of `cells`, which holds every
+    /// cell of those cages once: the order that taking each of them out and putting it back in
+    /// turn leaves (as applying and reverting an edit that moves them does).
+    pub fn reorder(&mut self, cells: &[Cell]) {
+        for &c in cells {
+            let id = self.owner[c.as_index()] as usize;
+            self.cages[id].len = 0;
+        }
+        for &c in cells {
+            let id = self.owner[c.as_index()] as usize;
+            self.cages[id].push(c);
+        }
+    }
+
     /// Can `cell` join cage `id` (its digit not there yet, the cage below `max_size`)?
     pub fn accepts(&self, id: usize, digit: Digit, max_size: usize) -> bool {
         self.cages[id].len() < max_size && !self.digits[id].contains(digit)
@@ -255,19 +279,25 @@ impl CageLayout {
 
     /// Does `grid` satisfy cage `id` (sum read from `solution`, distinct digits)? An empty slot does.
     pub fn cage_admits(&self, id: usize, solution: &Grid, grid: &Grid) -> bool {
-        let mut seen = DigitSet::EMPTY;
-        let mut delta = 0i32;
-        for &c in self.cells(id) {
-            let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
-            let d = Digit::new(g);
-            if seen.contains(d) {
-                return false;
-            }
-            seen.insert(d);
-            delta += g as i32 - s as i32;
-        }
-        delta == 0
+        cells_admit(self.cells(id).iter().copied(), solution, grid)
     }
+}
+
+/// Does `grid` satisfy a cage of these cells (sum read from `solution`, distinct digits)? An
+/// empty list does.
+pub fn cells_admit(cells: impl Iterator<Item = Cell>, solution: &Grid, grid: &Grid) -> bool {
+    let mut seen = DigitSet::EMPTY;
+    let mut delta = 0i32;
+    for c in cells {
+        let (s, g) = (solution.values()[c.as_index()], grid.values()[c.as_index()]);
+        let d = Digit::new(g);
+        if seen.contains(d) {
+            return false;
+        }
+        seen.insert(d);
+        delta += g as i32 - s as i32;
+    }
+    delta == 0
 }
 
 /// Cages of the cell lists `cells` with their sums read from `solution`, each cage's cells
