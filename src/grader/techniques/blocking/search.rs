@@ -583,12 +583,17 @@ impl Search<'_> {
         let ok = loop {
             if let Some(i) = self.singles.pop() {
                 let bit = self.dom[i];
-                let mut bits = self.joint.sees[i];
+                let seen = self.joint.sees[i];
                 let mut ok = true;
-                while bits != 0 && ok {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    ok = self.dom[j] & bit == 0 || self.narrow(j, !bit);
+                // The cells it sees in index order, a 64-bit half at a time (a `u128`'s bit
+                // loop costs several times more on the build's target, and most joints fit
+                // the low half).
+                for (mut bits, base) in [(seen as u64, 0), ((seen >> 64) as u64, 64)] {
+                    while bits != 0 && ok {
+                        let j = base + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        ok = self.dom[j] & bit == 0 || self.narrow(j, !bit);
+                    }
                 }
                 if !ok {
                     break false;
