@@ -249,8 +249,20 @@ impl Joint {
                 len => u64::MAX >> (64 - len.min(TRACKED)),
             })
             .collect();
+        let mut terms_at = Vec::with_capacity(self.sums.len() + 1);
+        let mut term_cells = Vec::new();
+        let mut term_signs = Vec::new();
+        terms_at.push(0);
+        for sum in &self.sums {
+            term_cells.extend(sum.terms.iter().map(|&(i, _)| i as u8));
+            term_signs.extend(sum.terms.iter().map(|&(_, k)| k));
+            terms_at.push(term_cells.len() as u32);
+        }
         Search {
             joint: self,
+            terms_at,
+            term_cells,
+            term_signs,
             sets_at,
             sets,
             live,
@@ -444,6 +456,12 @@ struct Search<'j> {
     /// The sums cell `i` is a term of are `sums_of[sums_at[i]..sums_at[i + 1]]`, in sum order.
     sums_at: Vec<u32>,
     sums_of: Vec<u32>,
+    /// Sum `s`'s terms are cells `term_cells[terms_at[s]..terms_at[s + 1]]` (indices, as `u8`:
+    /// at most `MAX_CELLS`) with coefficients `term_signs[..]` at the same places: the sums'
+    /// terms laid out flat, read by the revisions.
+    terms_at: Vec<u32>,
+    term_cells: Vec<u8>,
+    term_signs: Vec<i8>,
     /// Which sums a narrowed cell wakes.
     wake: Wake,
     /// Per sum over distinct cells, the digit sets that could fill it (see `digit_sets`).
@@ -489,7 +507,8 @@ enum Wake {
     /// digit moved. A linear sum narrows by its terms' bounds alone, so one that was settled stays
     /// settled when no bound moved; propagation then ends in the same state (every sum narrows
     /// monotonically, so the state where none narrows further is the same in any order), with
-    /// fewer sums narrowed on the way.
+    /// fewer sums narrowed on the way. For the same reason a sum over distinct cells is not woken
+    /// by its own narrowing to the digits its fillings allow (it would narrow nothing more).
     Bounds,
 }
 
@@ -541,7 +560,7 @@ impl Search<'_> {
                 self.queue.push(s);
             }
         }
-        if new.count_ones() == 1 {
+        if is_single(new) {
             self.singles.push(i);
         }
         true
@@ -564,12 +583,17 @@ impl Search<'_> {
         let ok = loop {
             if let Some(i) = self.singles.pop() {
                 let bit = self.dom[i];
-                let mut bits = self.joint.sees[i];
+                let seen = self.joint.sees[i];
                 let mut ok = true;
-                while bits != 0 && ok {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    ok = self.dom[j] & bit == 0 || self.narrow(j, !bit);
+                // The cells it sees in index order, a 64-bit half at a time (a `u128`'s bit
+                // loop costs several times more on the build's target, and most joints fit
+                // the low half).
+                for (mut bits, base) in [(seen as u64, 0), ((seen >> 64) as u64, 64)] {
+                    while bits != 0 && ok {
+                        let j = base + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        ok = self.dom[j] & bit == 0 || self.narrow(j, !bit);
+                    }
                 }
                 if !ok {
                     break false;
@@ -604,11 +628,11 @@ impl Search<'_> {
         if self.distinct[s] {
             return self.revise_distinct(s);
         }
-        let joint = self.joint;
-        let sum = &joint.sums[s];
+        let terms = self.terms_at[s] as usize..self.terms_at[s + 1] as usize;
         let (mut lo, mut hi, mut span) = (0i32, 0i32, 0i32);
-        for &(i, k) in &sum.terms {
-            let d = self.dom[i];
+        let cells = &self.term_cells[terms.clone()];
+        for (&i, &k) in cells.iter().zip(&self.term_signs[terms.clone()]) {
+            let d = self.dom[i as usize];
             let (min, max) = (d.trailing_zeros() as i32 + 1, 16 - d.leading_zeros() as i32);
             match k > 0 {
                 true => (lo, hi) = (lo + min, hi + max),
@@ -616,7 +640,7 @@ impl Search<'_> {
             }
             span = span.max(max - min);
         }
-        let total = sum.total;
+        let total = self.joint.sums[s].total;
         if total < lo || total > hi {
             return false;
         }
@@ -624,7 +648,8 @@ impl Search<'_> {
             // Every term's range fits in the slack on both sides: nothing narrows.
             return true;
         }
-        for &(i, k) in &sum.terms {
+        for t in terms {
+            let (i, k) = (self.term_cells[t] as usize, self.term_signs[t]);
             let d = self.dom[i];
             let (min, max) = (d.trailing_zeros() as i32 + 1, 16 - d.leading_zeros() as i32);
             // The other terms make between these; this one takes the rest.
@@ -641,8 +666,7 @@ impl Search<'_> {
 
     /// `revise` for a sum over distinct cells: the cage combination table.
     fn revise_distinct(&mut self, s: usize) -> bool {
-        let joint = self.joint;
-        let terms = &joint.sums[s].terms;
+        let terms = self.terms_at[s] as usize..self.terms_at[s + 1] as usize;
         let k = terms.len();
         let sets = &self.sets[self.sets_at[s] as usize..self.sets_at[s + 1] as usize];
         if sets.is_empty() || k > MAX_DISTINCT {
@@ -651,10 +675,10 @@ impl Search<'_> {
         }
         let mut doms = [0u16; MAX_DISTINCT];
         let (mut union, mut fixed) = (0u16, 0u16);
-        for (d, &(i, _)) in doms.iter_mut().zip(terms) {
-            *d = self.dom[i];
+        for (d, &i) in doms.iter_mut().zip(&self.term_cells[terms.clone()]) {
+            *d = self.dom[i as usize];
             union |= *d;
-            if d.count_ones() == 1 {
+            if is_single(*d) {
                 fixed |= *d;
             }
         }
@@ -687,11 +711,19 @@ impl Search<'_> {
             return false;
         }
         if allowed != union {
-            for &(i, _) in terms {
-                if !self.narrow(i, allowed) {
+            // Narrowed to `allowed`, the sum's cells still fit every set that fitted them, so
+            // reading the sum again would narrow nothing by itself: a candidate search, which
+            // only needs the fixpoint, does not wake it for these (its digits placed below
+            // still do).
+            let quiet = self.wake == Wake::Bounds && !self.queued[s];
+            self.queued[s] |= quiet;
+            for t in terms.clone() {
+                if !self.narrow(self.term_cells[t] as usize, allowed) {
+                    self.queued[s] &= !quiet;
                     return false;
                 }
             }
+            self.queued[s] &= !quiet;
         }
         let need = required & !fixed;
         if self.locked {
@@ -702,8 +734,8 @@ impl Search<'_> {
         let mut need = need;
         while need != 0 {
             let (mut once, mut twice) = (0u16, 0u16);
-            for &(i, _) in terms {
-                let d = self.dom[i];
+            for &i in &self.term_cells[terms.clone()] {
+                let d = self.dom[i as usize];
                 twice |= once & d;
                 once |= d;
             }
@@ -717,9 +749,11 @@ impl Search<'_> {
             if once & bit == 0 {
                 return false;
             }
-            let place = terms.iter().find(|&&(i, _)| self.dom[i] & bit != 0);
-            if let Some(&(i, _)) = place {
-                if !self.narrow(i, bit) {
+            let place = self.term_cells[terms.clone()]
+                .iter()
+                .find(|&&i| self.dom[i as usize] & bit != 0);
+            if let Some(&i) = place {
+                if !self.narrow(i as usize, bit) {
                     return false;
                 }
             }
@@ -783,10 +817,17 @@ impl Search<'_> {
         let mut best = None;
         let mut fewest = u32::MAX;
         for (i, &d) in self.dom.iter().enumerate() {
-            let c = d.count_ones();
-            if c > 1 && c < fewest {
+            if is_single(d) {
+                continue;
+            }
+            let c = count_digits(d);
+            if c < fewest {
                 fewest = c;
                 best = Some(i);
+                if c == 2 {
+                    // No cell has fewer: the first of two is the choice.
+                    break;
+                }
             }
         }
         let Some(i) = best else {
@@ -818,6 +859,31 @@ impl Search<'_> {
         }
         false
     }
+}
+
+/// Is `d` one digit or none? (`count_ones() <= 1` without POPCNT, which the build's target
+/// lacks: a search cell is never left with none.)
+#[inline(always)]
+fn is_single(d: u16) -> bool {
+    d & d.wrapping_sub(1) == 0
+}
+
+/// Set bits per byte value, for `count_digits`.
+const BYTE_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 1;
+    while b < 256 {
+        t[b] = (b & 1) as u8 + t[b >> 1];
+        b += 1;
+    }
+    t
+};
+
+/// The number of digits in `d` (`count_ones` by two table reads: without POPCNT the build's
+/// bit-twiddling count costs several times more in the choice of a cell).
+#[inline(always)]
+fn count_digits(d: u16) -> u32 {
+    u32::from(BYTE_BITS[usize::from(d & 0xff)] + BYTE_BITS[usize::from(d >> 8)])
 }
 
 /// Most digit sets of a sum whose live sets a search tracks (a bit each in a `u64`).
@@ -1097,8 +1163,10 @@ mod tests {
         j
     }
 
-    /// Waking a linear sum only when a bound of a term moves leaves every search as it was: the
-    /// same verdict, the same witnesses and the same nodes spent, also when the nodes run out.
+    /// Waking a linear sum only when a bound of a term moves, and a cage or house not by its own
+    /// narrowing to its fillings' digits, leaves every search as it was: the same verdict, the
+    /// same witnesses and the same nodes spent, also when the nodes run out. (Fails when the
+    /// cage or house also stays asleep for the digits it places.)
     #[test]
     fn waking_by_bounds_finds_what_waking_every_sum_finds() {
         use rand::{Rng, SeedableRng};
