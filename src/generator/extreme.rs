@@ -319,8 +319,9 @@ mod tests {
     use crate::geometry::Cell;
     use crate::solver;
 
-    /// A 4x4 killer over the solution 1234 / 3412 / 2143 / 4321 (boxes 2x2).
-    fn killer4(cages: &[(u16, &[u8])]) -> Puzzle {
+    /// A 4x4 killer over the solution 1234 / 3412 / 2143 / 4321 (boxes 2x2); the peer search's
+    /// tests build theirs with it too.
+    pub(super) fn killer4(cages: &[(u16, &[u8])]) -> Puzzle {
         let g = Geometry::standard(4).unwrap();
         let cages = cages
             .iter()

@@ -289,20 +289,8 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::killer4;
     use super::*;
-    use crate::cage::Cage;
-    use crate::geometry::{Cell, Geometry};
-    use crate::grid::Grid;
-
-    /// A 4x4 killer (boxes 2x2) of the given cages.
-    fn killer4(cages: &[(u16, &[u8])]) -> Puzzle {
-        let g = Geometry::standard(4).unwrap();
-        let cages = cages
-            .iter()
-            .map(|&(sum, cells)| Cage::new(sum, cells.iter().map(|&c| Cell::new(c)).collect()))
-            .collect();
-        Puzzle::new(g, Grid::empty(4), cages).unwrap()
-    }
 
     /// Vertical pairs over the solution 1234 / 3412 / 2143 / 4321: sums alone leave choices.
     fn pairs() -> Puzzle {
