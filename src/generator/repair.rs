@@ -107,11 +107,23 @@ pub fn repair<R: Rng>(
     let mut edits = Edits::default();
     local_edits(&mut edits, layout, geometry, &diff, spares[0], rules, rng);
     let mut applied = Applied::default();
+    // The cages that rule out each alternative now: an edit only changes the cages it touches.
+    // Both rounds of edits below score against the same cages (each edit is reverted), so they
+    // are listed once per repair.
+    let killers: Vec<Vec<usize>> = alternatives
+        .iter()
+        .map(|a| {
+            layout
+                .ids()
+                .filter(|&id| !layout.cage_admits(id, solution, a))
+                .collect()
+        })
+        .collect();
     let mut best = best_edit(
         layout,
         geometry,
         solution,
-        alternatives,
+        (alternatives, &killers),
         (&edits, 0),
         &mut applied,
         rules,
@@ -135,7 +147,7 @@ pub fn repair<R: Rng>(
             layout,
             geometry,
             solution,
-            alternatives,
+            (alternatives, &killers),
             (&edits, first),
             &mut applied,
             rules,
@@ -197,13 +209,14 @@ impl Best {
 }
 
 /// The best of the edits from index `from` on, evaluated in random order, stopping at the first
-/// perfect one (`applied`: scratch buffers).
+/// perfect one (`killers`: per alternative, the cages that rule it out before any edit;
+/// `applied`: scratch buffers).
 #[allow(clippy::too_many_arguments)]
 fn best_edit<R: Rng>(
     layout: &mut CageLayout,
     geometry: &Geometry,
     solution: &Grid,
-    alternatives: &[Grid],
+    (alternatives, killers): (&[Grid], &[Vec<usize>]),
     (edits, from): (&Edits, usize),
     applied: &mut Applied,
     rules: &LayoutRules,
@@ -212,16 +225,6 @@ fn best_edit<R: Rng>(
     let mut order: Vec<usize> = (from..edits.len()).collect();
     order.shuffle(rng);
     let count = layout.count_cages();
-    // The cages that rule out each alternative now: an edit only changes the cages it touches.
-    let killers: Vec<Vec<usize>> = alternatives
-        .iter()
-        .map(|a| {
-            layout
-                .ids()
-                .filter(|&id| !layout.cage_admits(id, solution, a))
-                .collect()
-        })
-        .collect();
     let mut best: Option<Best> = None;
     let mut regrowth = Regrowth::default();
     for index in order {
@@ -232,7 +235,7 @@ fn best_edit<R: Rng>(
                 &mut *layout,
                 geometry,
                 solution,
-                (alternatives, &killers),
+                (alternatives, killers),
                 moves,
                 count,
                 rules,
@@ -245,7 +248,7 @@ fn best_edit<R: Rng>(
                 layout,
                 geometry,
                 solution,
-                (alternatives, &killers),
+                (alternatives, killers),
                 moves,
                 count,
                 rules,
