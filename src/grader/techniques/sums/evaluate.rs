@@ -315,6 +315,10 @@ impl Search {
                     if self.complete(i, avail, rest) {
                         return true;
                     }
+                } else if i + 2 == len {
+                    if self.last_two(i, avail, rest) {
+                        return true;
+                    }
                 } else {
                     left[i] = avail;
                     needs[i] = rest;
@@ -338,10 +342,48 @@ impl Search {
         }
     }
 
+    /// The last two cells: each digit of `avail` in turn for cell `i`, then the last cell, as
+    /// `go` enters them (a node each, the same checks), with what the last cell's earlier
+    /// cells leave it worked out once for all of cell `i`'s digits. Most of a search's nodes
+    /// are here (the evaluation's searches: 200 -> 188 M instructions, 9x9 `--level any`, 300 items).
+    fn last_two(&mut self, i: usize, avail: u16, rest: i32) -> bool {
+        let last = i + 1;
+        let before = self.free_of(last, i);
+        let sees_i = self.sees[last] & (1 << i) != 0;
+        let (lo, hi) = self.suffix[last];
+        let k = self.coefs[i];
+        let mut left = avail;
+        while left != 0 {
+            let d = left.trailing_zeros() as i32 + 1;
+            left &= left - 1;
+            self.values[i] = d as u8;
+            let r = rest - k * d;
+            self.nodes += 1;
+            if self.nodes > MAX_NODES {
+                return false;
+            }
+            if (lo..=hi).contains(&r) {
+                let avail = match sees_i {
+                    true => before & !(1 << (d - 1)),
+                    false => before,
+                };
+                if self.complete(last, avail, r) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Cell `i`'s candidates less the digits of the earlier cells it sees.
     fn free(&self, i: usize) -> u16 {
+        self.free_of(i, i)
+    }
+
+    /// Cell `i`'s candidates less the digits of the cells before `upto` it sees.
+    fn free_of(&self, i: usize, upto: usize) -> u16 {
         let mut avail = self.cands[i];
-        let mut seen = self.sees[i] & ((1 << i) - 1);
+        let mut seen = self.sees[i] & ((1 << upto) - 1);
         while seen != 0 {
             let j = seen.trailing_zeros() as usize;
             seen &= seen - 1;
