@@ -185,14 +185,17 @@ pub(super) fn evaluate(board: &Board, e: &Equation, seen: &mut Witnesses) -> Opt
                     }
                     search.sees[p] = renumbered;
                 }
+                // Only the cell under test changes from one digit to the next: the other
+                // cells' candidates and bounds are set once per cell.
+                for (p, &j) in order[..u].iter().enumerate() {
+                    search.cands[p] = cands[j];
+                }
+                search.bounds();
                 while todo != 0 {
                     let bit = todo & todo.wrapping_neg();
                     todo &= todo - 1;
-                    for (p, &j) in order[..u].iter().enumerate() {
-                        search.cands[p] = cands[j];
-                    }
                     search.cands[0] = bit;
-                    search.bounds();
+                    search.bound(0);
                     if search.go(total) {
                         let mut found = [0u8; MAX_UNKNOWN];
                         for (p, &j) in order[..u].iter().enumerate() {
@@ -273,14 +276,19 @@ impl Search {
         let u = self.len;
         self.suffix[u] = (0, 0);
         for i in (0..u).rev() {
-            let c = self.cands[i];
-            let (min, max) = (c.trailing_zeros() as i32 + 1, 16 - c.leading_zeros() as i32);
-            let (lo, hi) = match self.coefs[i] > 0 {
-                true => (min, max),
-                false => (-max, -min),
-            };
-            self.suffix[i] = (self.suffix[i + 1].0 + lo, self.suffix[i + 1].1 + hi);
+            self.bound(i);
         }
+    }
+
+    /// Bounds of the sums of cells `i..len`, from those of cells `i + 1..len`.
+    fn bound(&mut self, i: usize) {
+        let c = self.cands[i];
+        let (min, max) = (c.trailing_zeros() as i32 + 1, 16 - c.leading_zeros() as i32);
+        let (lo, hi) = match self.coefs[i] > 0 {
+            true => (min, max),
+            false => (-max, -min),
+        };
+        self.suffix[i] = (self.suffix[i + 1].0 + lo, self.suffix[i + 1].1 + hi);
     }
 
     /// Assign every cell, needing `total` from them; true (with `values` set) at the first
