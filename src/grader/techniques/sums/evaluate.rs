@@ -355,7 +355,8 @@ impl Search {
     /// The last two cells: each digit of `avail` in turn for cell `i`, then the last cell, as
     /// `go` enters them (a node each, the same checks), with what the last cell's earlier
     /// cells leave it worked out once for all of cell `i`'s digits. Most of a search's nodes
-    /// are here (the evaluation's searches: 200 -> 188 M instructions, 9x9 `--level any`, 300 items).
+    /// are here (the evaluation's searches: 200 -> 188 M instructions, 9x9 `--level any`, 300
+    /// items).
     fn last_two(&mut self, i: usize, avail: u16, rest: i32) -> bool {
         let last = i + 1;
         let before = self.free_of(last, i);
