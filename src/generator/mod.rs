@@ -37,7 +37,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "21";
+pub const GENERATOR_VERSION: &str = "20";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -346,7 +346,7 @@ fn generate_checked(
         };
         let reached = if shaped {
             match extreme::reach(puzzle, &solution, max_size, rec, level_rng) {
-                extreme::Shaped::Kept(p, g) => level::Reached::OnLevel(p, g),
+                extreme::Shaped::Trial(p, g) => level::Reached::OnLevel(p, g),
                 extreme::Shaped::AboveExpert(p, g) => {
                     if fallback.as_ref().is_none_or(|f| g.score > f.1.score) {
                         fallback = Some((p, g, stats, repairs));

@@ -8,10 +8,9 @@
 //! naked and hidden singles on rows, columns and boxes to a fixed point (cages are only peers),
 //! then one pass of cage sum bounds (a digit stays if the cage's other free digits can make up
 //! the rest). No combination tables, no rule of 45: far weaker than our solver, which is the
-//! point. Ported here from its Python text, so the generator can keep only layouts whose wrong
-//! candidates it refutes ([`refutes`]). Measured beside pencilmark's own search (2M nodes, first
-//! solution): it solves 14 of tarek_odd's 19 and 1 of the first 12 shaped extremes of seed 31
-//! (generator 19); this port agreed on every one.
+//! point. Ported here from its Python text, so the generator can keep only layouts it solves.
+//! Measured beside pencilmark's own search (2M nodes): it solves 14 of tarek_odd's 19 and 1 of
+//! the first 12 shaped extremes of seed 31 (generator 19); this port agrees on every one.
 
 use crate::geometry::House;
 use crate::puzzle::Puzzle;
@@ -45,23 +44,15 @@ struct State {
     cand: [u16; MAX_CELLS],
 }
 
-/// Can pencilmark's "Trial and error" step refute a wrong candidate of `puzzle`? Its step (read
-/// from `cs::Solver::exhaust` in its engine, 1.0.0rc1) runs at a stall of its techniques: for
-/// each cell, fewest candidates first, and each digit but the solution's, it searches from the
-/// stalled state with that digit placed (`brute_solve`, one solution, 2M nodes) and eliminates
-/// the first whose search completes without a solution; where none completes its route ends
-/// ("Unknown"). Finding the solution is not that: one generator 20 extreme its search solved in
-/// 1.56M nodes got no route. The stall's state is not known here, so the stand-in is the
-/// search's whole tree from the start, exhausted within [`super::SEARCH_NODES`] (every wrong
-/// digit of its first cell refuted, and a stall's narrower state refuted more cheaply).
-pub fn refutes(puzzle: &Puzzle) -> bool {
-    nodes_to_exhaust(puzzle, super::SEARCH_NODES).is_some()
+/// Does pencilmark's search solve `puzzle` within [`super::SEARCH_NODES`]?
+pub fn solves(puzzle: &Puzzle) -> bool {
+    nodes_to_solve(puzzle, super::SEARCH_NODES).is_some()
 }
 
-/// Nodes pencilmark's search takes to go through its whole tree (a unique puzzle's solution
-/// found and every other branch refuted), or `None` past `limit` nodes, with no solution or two,
-/// or on a grid above 16x16. Node for node its `brute_solve(limit=2)`.
-pub fn nodes_to_exhaust(puzzle: &Puzzle, limit: u64) -> Option<u64> {
+/// Nodes pencilmark's search takes to find `puzzle`'s first solution, or `None` when it gives up
+/// past `limit` nodes (or finds no solution), or on a grid above 16x16. Node for node its
+/// `brute_solve(limit=1)`.
+pub fn nodes_to_solve(puzzle: &Puzzle, limit: u64) -> Option<u64> {
     let n = puzzle.size();
     if n * n > MAX_CELLS {
         return None;
@@ -81,11 +72,10 @@ pub fn nodes_to_exhaust(puzzle: &Puzzle, limit: u64) -> Option<u64> {
         board: &board,
         nodes: 0,
         limit,
-        found: 0,
+        solved: false,
     };
     search.node(state);
-    // Past the limit it stopped at `limit + 1` nodes, with no verdict.
-    (search.nodes <= limit && search.found == 1).then_some(search.nodes)
+    (search.solved && search.nodes <= limit).then_some(search.nodes)
 }
 
 impl Board {
@@ -264,14 +254,13 @@ struct Search<'a> {
     board: &'a Board,
     nodes: u64,
     limit: u64,
-    /// Solutions found: it stops at the second (pencilmark's `limit=2`).
-    found: usize,
+    solved: bool,
 }
 
 impl Search<'_> {
     fn node(&mut self, mut s: State) {
         self.nodes += 1;
-        if self.nodes > self.limit || self.found >= 2 {
+        if self.nodes > self.limit || self.solved {
             return;
         }
         if !self.board.singles(&mut s) || !self.board.cage_bounds(&mut s) {
@@ -281,7 +270,7 @@ impl Search<'_> {
             .filter(|&c| s.vals[c] == 0)
             .min_by_key(|&c| s.cand[c].count_ones());
         let Some(cell) = next else {
-            self.found += 1;
+            self.solved = true;
             return;
         };
         let mut digits = s.cand[cell];
@@ -291,7 +280,7 @@ impl Search<'_> {
             let mut child = s;
             self.board.place(&mut child, cell, d);
             self.node(child);
-            if self.found >= 2 || self.nodes > self.limit {
+            if self.solved || self.nodes > self.limit {
                 return;
             }
         }
@@ -318,9 +307,9 @@ mod tests {
     }
 
     /// One-cell cages are read by their sums' bounds, which run after the singles: the first
-    /// node narrows every cell to its digit, the second places them all, and nothing is left.
+    /// node narrows every cell to its digit, the second places them all.
     #[test]
-    fn one_cell_cages_are_exhausted_at_the_second_node() {
+    fn one_cell_cages_solve_at_the_second_node() {
         let solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
         let cells: Vec<[u8; 1]> = (0..16).map(|c| [c]).collect();
         let cages: Vec<(u16, &[u8])> = cells
@@ -328,22 +317,22 @@ mod tests {
             .zip(solution)
             .map(|(c, v)| (v, &c[..]))
             .collect();
-        assert_eq!(nodes_to_exhaust(&killer4(&cages), 10), Some(2));
+        assert_eq!(nodes_to_solve(&killer4(&cages), 10), Some(2));
     }
 
     /// A puzzle that needs branching: its node count is exact, and one node less gives up.
     #[test]
     fn the_node_limit_is_where_it_gives_up() {
-        let nodes = nodes_to_exhaust(&pairs(), PENCILMARK_NODES).expect("solvable");
+        let nodes = nodes_to_solve(&pairs(), PENCILMARK_NODES).expect("solvable");
         assert!(nodes > 1, "{nodes}");
-        assert_eq!(nodes_to_exhaust(&pairs(), nodes), Some(nodes));
-        assert_eq!(nodes_to_exhaust(&pairs(), nodes - 1), None);
+        assert_eq!(nodes_to_solve(&pairs(), nodes), Some(nodes));
+        assert_eq!(nodes_to_solve(&pairs(), nodes - 1), None);
     }
 
     /// Two cages of 1 + 2 in one box: no solution, whatever the limit.
     #[test]
     fn a_contradiction_has_no_solution() {
         let cages = [(3u16, &[0u8, 1][..]), (3, &[4, 5][..])];
-        assert_eq!(nodes_to_exhaust(&killer4(&cages), PENCILMARK_NODES), None);
+        assert_eq!(nodes_to_solve(&killer4(&cages), PENCILMARK_NODES), None);
     }
 }
