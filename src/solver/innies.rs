@@ -198,16 +198,19 @@ impl Deriver {
             let cells = region.difference(&inside.cells);
             self.push(tables, cells, innies, total - inside.sum);
         }
+        // The counts first: most regions have too many outies, and their cell sets are not needed.
+        let meeting_len = meeting.len - outside[0].len - outside[1].len;
+        let outies = meeting_len.saturating_sub(size);
+        if !(1..=max_len(n)).contains(&outies) {
+            return;
+        }
         let meeting_cells = meeting
             .cells
             .difference(&outside[0].cells)
             .difference(&outside[1].cells);
-        let meeting_len = meeting.len - outside[0].len - outside[1].len;
-        let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
-        let caged = region.is_subset(&meeting_cells);
-        let outies = meeting_len.saturating_sub(size);
-        if caged && (1..=max_len(n)).contains(&outies) {
+        if region.is_subset(&meeting_cells) {
+            let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
             let cells = meeting_cells.difference(region);
             self.push(tables, cells, outies, meeting_sum - total);
         }
