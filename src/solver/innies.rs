@@ -128,9 +128,13 @@ impl Deriver {
         self.by_interval.resize(n * n, Tally::default());
         let mut before = [Tally::default(); 17];
         let mut after = [Tally::default(); 17];
+        // Per end `j`, the starts `i` of the intervals `[i, j]` some cage has (bit per start):
+        // most intervals have none, and adding an empty tally changes nothing.
+        let mut starts = [0u32; 16];
         for (t, span) in self.cages.iter().zip(&self.spans) {
             let (i, j) = span.0[dir];
             self.by_interval[i * n + j].add(t);
+            starts[j] |= 1 << i;
             before[j + 1].add(t);
             after[i].add(t);
         }
@@ -145,7 +149,10 @@ impl Deriver {
             let mut inside = Tally::default();
             let mut region = CellSet::EMPTY;
             for hi in lo..n.min(lo + n - 1) {
-                for i in lo..=hi {
+                let mut from = starts[hi] >> lo << lo;
+                while from != 0 {
+                    let i = from.trailing_zeros() as usize;
+                    from &= from - 1;
                     let t = self.by_interval[i * n + hi];
                     inside.add(&t);
                 }
@@ -198,16 +205,19 @@ impl Deriver {
             let cells = region.difference(&inside.cells);
             self.push(tables, cells, innies, total - inside.sum);
         }
+        // The counts first: most regions have too many outies, and their cell sets are not needed.
+        let meeting_len = meeting.len - outside[0].len - outside[1].len;
+        let outies = meeting_len.saturating_sub(size);
+        if !(1..=max_len(n)).contains(&outies) {
+            return;
+        }
         let meeting_cells = meeting
             .cells
             .difference(&outside[0].cells)
             .difference(&outside[1].cells);
-        let meeting_len = meeting.len - outside[0].len - outside[1].len;
-        let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
         // Outies need every cell of the region caged: an uncaged cell's digit is in no total.
-        let caged = region.is_subset(&meeting_cells);
-        let outies = meeting_len.saturating_sub(size);
-        if caged && (1..=max_len(n)).contains(&outies) {
+        if region.is_subset(&meeting_cells) {
+            let meeting_sum = meeting.sum - outside[0].sum - outside[1].sum;
             let cells = meeting_cells.difference(region);
             self.push(tables, cells, outies, meeting_sum - total);
         }

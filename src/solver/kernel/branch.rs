@@ -239,13 +239,22 @@ impl Search<'_> {
         let tables = self.tables;
         let mut fewest = u32::MAX;
         let mut unsolved = CellSet::EMPTY;
+        // The open cells with `fewest` candidates, for the tie-break below.
+        let mut at_fewest = CellSet::EMPTY;
         // Best conflict score so far as a fraction `score / count`.
         let (mut top, mut top_count, mut top_cell) = (0u32, 1u32, usize::MAX);
         for (c, &x) in st.cand[..cells].iter().enumerate() {
             if !is_single(x) {
                 let count = x.count_ones();
-                fewest = fewest.min(count);
-                unsolved.insert(Cell::new(c as u8));
+                let cell = Cell::new(c as u8);
+                if count < fewest {
+                    fewest = count;
+                    at_fewest = CellSet::EMPTY;
+                }
+                if count == fewest {
+                    at_fewest.insert(cell);
+                }
+                unsolved.insert(cell);
                 let score = self.conflicts[c];
                 if score as u64 * top_count as u64 > top as u64 * count as u64 {
                     (top, top_count, top_cell) = (score, count, c);
@@ -260,16 +269,15 @@ impl Search<'_> {
         }
         let mut best = usize::MAX;
         let mut most = 0;
-        for (c, &x) in st.cand[..cells].iter().enumerate() {
-            if x.count_ones() == fewest {
-                let (peers, unsolved) = (tables.peer_bits[c].words(), unsolved.words());
-                let open = (0..tables.words)
-                    .map(|w| (peers[w] & unsolved[w]).count_ones())
-                    .sum::<u32>()
-                    + 1;
-                if open > most {
-                    (best, most) = (c, open);
-                }
+        // In ascending order, as a scan of every cell would meet them.
+        for c in at_fewest.iter().map(Cell::as_index) {
+            let (peers, unsolved) = (tables.peer_bits[c].words(), unsolved.words());
+            let open = (0..tables.words)
+                .map(|w| (peers[w] & unsolved[w]).count_ones())
+                .sum::<u32>()
+                + 1;
+            if open > most {
+                (best, most) = (c, open);
             }
         }
         Some(best)

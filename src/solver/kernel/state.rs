@@ -136,35 +136,34 @@ impl Search<'_> {
             st.placed[h as usize] |= b;
         }
         self.mark_cell(c);
-        // Branch-free: whether a peer held `b` is unpredictable, so every peer is written, a
-        // peer that became single is queued by advancing the queue length by 0 or 1, and an
-        // emptied peer is noticed once after the loop (peers number at most 39, on 16x16).
-        let mut emptied = false;
         self.vdirty |= self.cages.virtual_near[c];
         if let Some(set) = self.linear_set {
             or_into(&mut self.ldirty, &set.of_cell[c]);
         }
-        // The peers that lost the digit, gathered branch-free, then marked in a second loop (the
-        // dirty sets are read-modify-writes through memory: one per changed peer, not per peer).
+        // Branch-free: whether a peer held `b` is unpredictable, so every peer is written and
+        // the peers that lost the digit are gathered by advancing their count by 0 or 1 (peers
+        // number at most 39, on 16x16). A second loop, over those peers only, queues the ones
+        // left single, notices an emptied one and marks their houses and constraints (the dirty
+        // sets are read-modify-writes through memory: one per changed peer, not per peer).
         let mut lost = [0u8; 64];
         let mut count = 0;
         for &p in tables.peers(c) {
             let x = st.cand[p as usize];
             let y = x & !b;
             st.cand[p as usize] = y;
-            emptied |= y == 0;
-            let changed = x != y;
-            self.queue[self.qlen & (QUEUE - 1)] = p;
-            // `&`, not `&&`: no branch (the short-circuit compiled to one; row K10 of the notes).
-            self.qlen += (changed & is_single(y)) as usize;
             lost[count & 63] = p;
-            count += changed as usize;
+            count += (x != y) as usize;
         }
-        if emptied {
-            return Err(Contradiction);
-        }
+        // Only a peer that lost the digit can be empty or single now (a live state has no empty
+        // cell, and a peer single before was queued then). Queued in peer order, as before.
+        let mut emptied = false;
         let mut houses = 0u64;
         for &p in &lost[..count.min(64)] {
+            let y = st.cand[p as usize];
+            emptied |= y == 0;
+            self.queue[self.qlen & (QUEUE - 1)] = p;
+            // Branch-free: the length advances by 0 or 1 (row K10 of the notes).
+            self.qlen += is_single(y) as usize;
             let p = p as usize;
             houses |= tables.cell_houses[p];
             if self.killer {
@@ -174,6 +173,9 @@ impl Search<'_> {
                     or_into(&mut self.ldirty, &set.of_cell[p]);
                 }
             }
+        }
+        if emptied {
+            return Err(Contradiction);
         }
         self.hdirty |= houses;
         Ok(())
