@@ -505,9 +505,10 @@ fn set_of(cells: &[usize]) -> CellSet {
     cells.iter().map(|&c| Cell::new(c as u8)).collect()
 }
 
-/// What each cell of a small cage (cells allowing `masks`, at most `HEAD_CAGE_CELLS`) keeps:
+/// What each cell of a small cage (cells allowing `masks`, 2 to `HEAD_CAGE_CELLS`) keeps:
 /// the digits some filling with distinct digits adding up to `rest` gives it.
 fn head_fillings(combos: &Combos, masks: &[u16], rest: i32) -> [u16; HEAD_CAGE_CELLS] {
+    debug_assert!((2..=HEAD_CAGE_CELLS).contains(&masks.len()));
     let mut kept = [0u16; HEAD_CAGE_CELLS];
     let mut chosen = [0u16; HEAD_CAGE_CELLS];
     let within = masks.iter().fold(0, |u, &m| u | m);
@@ -517,30 +518,30 @@ fn head_fillings(combos: &Combos, masks: &[u16], rest: i32) -> [u16; HEAD_CAGE_C
         if masks.iter().zip(&kept).all(|(&m, &k)| m & digits & !k == 0) {
             continue;
         }
-        if let [a, b] = *masks {
-            // A pair {x, y}: x then y, or y then x (the commonest cage, without the search).
-            let x = digits & digits.wrapping_neg();
-            let y = digits & !x;
-            for (p, q) in [(x, y), (y, x)] {
-                if a & p != 0 && b & q != 0 {
-                    kept[0] |= p;
-                    kept[1] |= q;
-                }
-            }
-            continue;
-        }
         fillings(masks, digits, 0, &mut chosen, &mut kept);
     }
     kept
 }
 
-/// Depth-first over the fillings of a small cage with the digit set `left` (one of the cage's
-/// combinations, so the total is met once every cell has a digit): `chosen[..i]` the digits
-/// placed so far (as bits); ORs each complete filling's digits into `kept`.
+/// Depth-first over the fillings of a small cage (at least two cells) with the digit set `left`
+/// (one of the cage's combinations, so the total is met once every cell has a digit):
+/// `chosen[..i]` the digits placed so far (as bits); ORs each complete filling's digits into
+/// `kept`. The last two cells take the two digits left, one way round or the other, without
+/// going deeper (the commonest cage, a pair, is only that): the recursion's last two levels
+/// were most of its calls (the direct solve 77.1 -> 56.8 M instructions, 9x9 `--level any`, 300
+/// items).
 fn fillings(masks: &[u16], left: u16, i: usize, chosen: &mut [u16], kept: &mut [u16]) {
-    if i == masks.len() {
-        for (k, &d) in kept.iter_mut().zip(chosen.iter()) {
-            *k |= d;
+    if i + 2 == masks.len() {
+        let x = left & left.wrapping_neg();
+        let y = left & !x;
+        for (p, q) in [(x, y), (y, x)] {
+            if masks[i] & p != 0 && masks[i + 1] & q != 0 {
+                for (k, &d) in kept[..i].iter_mut().zip(&chosen[..i]) {
+                    *k |= d;
+                }
+                kept[i] |= p;
+                kept[i + 1] |= q;
+            }
         }
         return;
     }
