@@ -13,6 +13,7 @@
 
 mod direct;
 pub mod grade;
+mod houses;
 pub mod json;
 pub mod level;
 pub mod score;

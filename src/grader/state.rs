@@ -3,6 +3,7 @@
 use crate::bitset::{CellSet, DigitSet};
 use crate::cage::Cage;
 use crate::geometry::{Cell, Digit, Geometry, House};
+use crate::grader::houses::Houses;
 use crate::grader::step::Step;
 use crate::puzzle::Puzzle;
 
@@ -57,12 +58,7 @@ impl<'p> Board<'p> {
     pub fn new(puzzle: &'p Puzzle) -> Self {
         let g = puzzle.geometry();
         let n = g.size();
-        let house_sets = (0..g.house_count())
-            .map(|h| g.house_cells(House::new(h as u8)).into_iter().collect())
-            .collect();
-        let house_cells = (0..g.house_count())
-            .flat_map(|h| g.house_cells(House::new(h as u8)))
-            .collect();
+        let houses = Houses::of(g);
         let mut cage_of = vec![usize::MAX; g.cell_count()];
         for (i, cage) in puzzle.cages().iter().enumerate() {
             for &c in &cage.cells {
@@ -73,18 +69,15 @@ impl<'p> Board<'p> {
             puzzle,
             candidates: vec![DigitSet::all(n); g.cell_count()],
             placed: vec![0; g.cell_count()],
-            house_sets,
-            house_cells,
+            house_sets: houses.sets.to_vec(),
+            house_cells: houses.cells.clone(),
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
             placed_at: vec![0; g.cell_count()],
             house_changed_at: vec![1; g.house_count()],
             cage_changed_at: vec![1; puzzle.cages().len()],
-            cell_houses: g
-                .cells()
-                .map(|c| g.houses_of(c).map(|h| h.as_index() as u8))
-                .collect(),
+            cell_houses: houses.of_cell.clone(),
             explaining: true,
             open_cells: g.cell_count(),
             house_open: vec![n as u8; g.house_count()],

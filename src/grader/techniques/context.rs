@@ -4,6 +4,7 @@
 use super::sums::{Equations, Witnesses};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, House};
+use crate::grader::houses::Houses;
 use crate::grader::state::Board;
 use crate::puzzle::Puzzle;
 use std::sync::Arc;
@@ -145,19 +146,8 @@ impl Context {
     /// Build the tables of a puzzle.
     pub fn new(puzzle: &Puzzle) -> Self {
         let g = puzzle.geometry();
-        let houses: Vec<CellSet> = (0..g.house_count())
-            .map(|h| g.house_cells(House::new(h as u8)).into_iter().collect())
-            .collect();
-        let peers = g
-            .cells()
-            .map(|c| {
-                let [a, b, k] = g.houses_of(c).map(|h| &houses[h.as_index()]);
-                let mut s = a.union(b).union(k);
-                s.remove(c);
-                s
-            })
-            .collect();
-        let peers: Vec<CellSet> = peers;
+        let tables = Houses::of(g);
+        let houses = &tables.sets;
         let cage_sets: Vec<CellSet> = puzzle
             .cages()
             .iter()
@@ -178,7 +168,7 @@ impl Context {
                     .difference(h)
             })
             .collect();
-        let equations = Equations::new(puzzle, &houses, &cage_sets);
+        let equations = Equations::new(puzzle, houses, &cage_sets);
         const KINDS: [Memo; MEMOS] = [
             Memo::UniqueCombination,
             Memo::CageBounds,
@@ -228,9 +218,9 @@ impl Context {
             forcing_look: 0,
             nested_left: NESTED_WORK,
             nested_look: 0,
-            peers: Arc::new(peers),
+            peers: Arc::clone(&tables.peers),
             cage_sets: Arc::new(cage_sets),
-            houses: Arc::new(houses),
+            houses: Arc::clone(houses),
             beyond: Arc::new(beyond),
             equations: Arc::new(equations),
             memo,
