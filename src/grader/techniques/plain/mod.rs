@@ -82,15 +82,6 @@ pub(crate) fn open_cells<'a>(board: &'a Board) -> impl Iterator<Item = Cell> + '
     board.geometry().cells().filter(move |&c| is_open(board, c))
 }
 
-/// The empty cells of a house, in index order.
-pub(crate) fn open_in(board: &Board, house: House) -> Vec<Cell> {
-    board
-        .house_set(house)
-        .iter()
-        .filter(|&c| is_open(board, c))
-        .collect()
-}
-
 /// Can two different cells not hold the same digit (one house, or one cage)?
 pub(crate) fn sees(board: &Board, a: Cell, b: Cell) -> bool {
     board.sees(a, b)
@@ -333,19 +324,26 @@ pub(crate) fn cage_name(board: &Board, cage: usize) -> String {
     )
 }
 
-/// All `k`-element subsets of `0..n`, in lexicographic order, passed to `visit` until it returns
-/// `Some`.
+/// The largest subset `for_each_subset` lists (the finders ask for 2 to 4).
+const MAX_SUBSET: usize = 16;
+
+/// All `k`-element subsets of `0..n` (`k` at most `MAX_SUBSET`), in lexicographic order, passed
+/// to `visit` until it returns `Some`.
 pub(crate) fn for_each_subset<T>(
     n: usize,
     k: usize,
     visit: &mut dyn FnMut(&[usize]) -> Option<T>,
 ) -> Option<T> {
-    if k == 0 || k > n {
+    if k == 0 || k > n || k > MAX_SUBSET {
         return None;
     }
-    let mut idx: Vec<usize> = (0..k).collect();
+    // The indices in a fixed array: the subset finders list them per house on every look.
+    let mut idx = [0usize; MAX_SUBSET];
+    for (j, x) in idx[..k].iter_mut().enumerate() {
+        *x = j;
+    }
     loop {
-        if let Some(t) = visit(&idx) {
+        if let Some(t) = visit(&idx[..k]) {
             return Some(t);
         }
         // Advance the rightmost index that can move.

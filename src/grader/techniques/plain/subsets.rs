@@ -5,10 +5,11 @@
 //! Hidden: k digits whose places in a house are the same k cells fill those cells, so the cells
 //! lose every other digit.
 
-use super::{digit_list, digits, for_each_subset, house_name, houses, names, open_in, Board};
+use super::{digit_list, digits, for_each_subset, house_name, houses, names, Board};
 use crate::bitset::DigitSet;
 use crate::geometry::{Cell, Digit, House};
 use crate::grader::step::{Step, Technique};
+use crate::grader::techniques::cage_view::Inline;
 use crate::grader::techniques::context::HouseMemo;
 
 /// Naked pair: two cells of a house with the same two candidates.
@@ -68,10 +69,13 @@ pub fn find_naked_in(
         if memo.skip(board, house.as_index(), house) {
             continue;
         }
-        let cells: Vec<Cell> = open_in(board, house)
-            .into_iter()
-            .filter(|&c| (2..=k as u32).contains(&board.candidates(c).len()))
-            .collect();
+        // Inline, as every look lists them for every house it does not skip.
+        let mut cells = Inline::new(Cell::new(0));
+        for c in board.house_set(house).iter() {
+            if board.is_empty(c) && (2..=k as u32).contains(&board.candidates(c).len()) {
+                cells.push(c);
+            }
+        }
         if cells.len() < k {
             continue;
         }
@@ -156,19 +160,16 @@ pub fn find_hidden_in(
         if memo.skip(board, house.as_index(), house) {
             continue;
         }
-        let open = open_in(board, house);
-        if open.len() <= k {
+        if board.house_open(house) <= k {
             continue;
         }
-        let candidates: Vec<(Digit, crate::bitset::CellSet)> = digits(board)
-            .map(|d| {
-                (
-                    d,
-                    board.house_set(house).intersection(&planes[d.as_index()]),
-                )
-            })
-            .filter(|(_, p)| (2..=k).contains(&p.len()))
-            .collect();
+        let mut candidates = Inline::new((Digit::new(1), crate::bitset::CellSet::EMPTY));
+        for d in digits(board) {
+            let places = board.house_set(house).intersection(&planes[d.as_index()]);
+            if (2..=k).contains(&places.len()) {
+                candidates.push((d, places));
+            }
+        }
         let found = for_each_subset(candidates.len(), k, &mut |idx| {
             let mut places = crate::bitset::CellSet::EMPTY;
             let mut set = DigitSet::EMPTY;
