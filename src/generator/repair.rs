@@ -10,7 +10,7 @@
 //! whose digits set the sums, fits every edited layout.
 
 use super::cage_layout::{cells_admit, CageLayout, LayoutRules};
-use super::warnsdorff::grow;
+use super::warnsdorff::Grower;
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Geometry};
 use crate::grid::Grid;
@@ -135,14 +135,15 @@ pub fn repair<R: Rng>(
         around.sort_unstable();
         around.dedup();
         let first = edits.len();
+        let grower = &mut Grower::new(geometry);
         for &id in &around {
             let near = [id];
             regrown(
-                &mut edits, layout, geometry, solution, &near, &spares, rules, rng,
+                &mut edits, grower, layout, geometry, solution, &near, &spares, rules, rng,
             );
         }
         regrown(
-            &mut edits, layout, geometry, solution, &around, &spares, rules, rng,
+            &mut edits, grower, layout, geometry, solution, &around, &spares, rules, rng,
         );
         let more = best_edit(
             layout,
@@ -552,6 +553,7 @@ fn local_edits<R: Rng>(
 #[allow(clippy::too_many_arguments)]
 fn regrown<R: Rng>(
     out: &mut Edits,
+    grower: &mut Grower,
     layout: &CageLayout,
     geometry: &Geometry,
     solution: &Grid,
@@ -574,7 +576,7 @@ fn regrown<R: Rng>(
         .collect();
     let targets: Vec<usize> = ids.iter().chain(spares).copied().collect();
     for _ in 0..REGROWS {
-        let Some(fresh) = grow(geometry, solution, &region, rules, rng) else {
+        let Some(fresh) = grower.grow(geometry, solution, &region, rules, rng) else {
             continue;
         };
         if fresh.count_cages() <= targets.len() {
@@ -794,8 +796,9 @@ mod tests {
                     diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
                 around.sort_unstable();
                 around.dedup();
+                let grower = &mut Grower::new(g);
                 regrown(
-                    &mut edits, &layout, g, &s, &around, &spares, rules, &mut rng,
+                    &mut edits, grower, &layout, g, &s, &around, &spares, rules, &mut rng,
                 );
                 random_regrowths(&mut edits, &layout, g, spares[0], &mut rng);
                 let count = layout.count_cages();
