@@ -9,7 +9,7 @@
 //! zero; merging two cages works when `alt` repeats a digit across them. The intended solution,
 //! whose digits set the sums, fits every edited layout.
 
-use super::cage_layout::{cells_admit, CageLayout, LayoutRules};
+use super::cage_layout::{cells_admit, Adjacency, CageLayout, LayoutRules};
 use super::warnsdorff::Grower;
 use crate::bitset::{CellSet, DigitSet};
 use crate::geometry::{Cell, Geometry};
@@ -77,10 +77,11 @@ struct Applied {
 
 /// Apply the best edit against the first alternative in `alternatives` that `layout` admits:
 /// fewest alternatives left admitted, then smallest cost, then fewest cages of five or more.
-/// Returns `false` if no edit rules out any admitted alternative.
+/// Returns `false` if no edit rules out any admitted alternative. (`grower`: the cage builder,
+/// kept across the repairs of a puzzle.)
 pub fn repair<R: Rng>(
     layout: &mut CageLayout,
-    geometry: &Geometry,
+    (geometry, grower): (&Geometry, &mut Grower),
     solution: &Grid,
     alternatives: &[Grid],
     rules: &LayoutRules,
@@ -122,7 +123,7 @@ pub fn repair<R: Rng>(
         .collect();
     let mut best = best_edit(
         layout,
-        geometry,
+        (geometry, grower.adjacency()),
         solution,
         (alternatives, &killers),
         (&edits, 0),
@@ -135,7 +136,6 @@ pub fn repair<R: Rng>(
         around.sort_unstable();
         around.dedup();
         let first = edits.len();
-        let grower = &mut Grower::new(geometry);
         for &id in &around {
             let near = [id];
             regrown(
@@ -147,7 +147,7 @@ pub fn repair<R: Rng>(
         );
         let more = best_edit(
             layout,
-            geometry,
+            (geometry, grower.adjacency()),
             solution,
             (alternatives, &killers),
             (&edits, first),
@@ -163,7 +163,7 @@ pub fn repair<R: Rng>(
             let moves = edits.moves(b.index);
             let done = try_apply(
                 layout,
-                geometry,
+                grower.adjacency(),
                 solution,
                 moves,
                 count,
@@ -216,7 +216,7 @@ impl Best {
 #[allow(clippy::too_many_arguments)]
 fn best_edit<R: Rng>(
     layout: &mut CageLayout,
-    geometry: &Geometry,
+    (geometry, adjacency): (&Geometry, &Adjacency),
     solution: &Grid,
     (alternatives, killers): (&[Grid], &[Vec<usize>]),
     (edits, from): (&Edits, usize),
@@ -248,7 +248,7 @@ fn best_edit<R: Rng>(
             Some(scored) => scored,
             None => score_applied(
                 layout,
-                geometry,
+                adjacency,
                 solution,
                 (alternatives, killers),
                 moves,
@@ -281,7 +281,7 @@ fn best_edit<R: Rng>(
 #[allow(clippy::too_many_arguments)]
 fn score_applied(
     layout: &mut CageLayout,
-    geometry: &Geometry,
+    adjacency: &Adjacency,
     solution: &Grid,
     (alternatives, killers): (&[Grid], &[Vec<usize>]),
     moves: &[Move],
@@ -289,7 +289,7 @@ fn score_applied(
     rules: &LayoutRules,
     applied: &mut Applied,
 ) -> Option<(usize, usize)> {
-    if !try_apply(layout, geometry, solution, moves, count, rules, applied) {
+    if !try_apply(layout, adjacency, solution, moves, count, rules, applied) {
         return None;
     }
     let big = touched(moves, &applied.undo)
@@ -612,7 +612,7 @@ fn random_part<R: Rng>(geometry: &Geometry, cells: &[Cell], rng: &mut R) -> Vec<
 /// it and the cages touched in `applied`, or `false` with the layout unchanged.
 fn try_apply(
     layout: &mut CageLayout,
-    geometry: &Geometry,
+    adjacency: &Adjacency,
     solution: &Grid,
     moves: &[Move],
     count: usize,
@@ -659,7 +659,7 @@ fn try_apply(
             cells.is_empty()
                 || (cells.len() <= rules.max_size
                     && (cells.len() >= 2 || rules.allow_singles)
-                    && layout.is_connected(geometry, id))
+                    && layout.is_connected(adjacency, id))
         });
     if valid {
         return true;
@@ -821,7 +821,7 @@ mod tests {
                     }
                     let slow = score_applied(
                         &mut layout,
-                        g,
+                        grower.adjacency(),
                         &s,
                         tables,
                         moves,

@@ -7,7 +7,7 @@
 //! leaves few stranded cells; the rare stranded single joins a neighbouring cage. Layouts whose
 //! cage count falls outside the configured range are redrawn.
 
-use super::cage_layout::{CageLayout, LayoutRules};
+use super::cage_layout::{Adjacency, CageLayout, LayoutRules};
 use crate::bitset::CellSet;
 use crate::geometry::{Cell, Geometry, MAX_CELLS};
 use crate::grid::Grid;
@@ -52,12 +52,11 @@ fn draw<R: Rng>(
 }
 
 /// The cage builder's tables and buffers for one geometry, kept across the layouts of a build
-/// and the regrowths of a repair: each cell's orthogonal neighbours (in `Geometry::neighbours`
-/// order) are looked up once here rather than for every cell of every region grown, and the
-/// free-cell lists are not allocated per region.
+/// and the repairs of a puzzle: each cell's orthogonal neighbours are looked up once here rather
+/// than for every cell of every region grown, and the free-cell lists are not allocated per
+/// region.
 pub struct Grower {
-    around: [[Cell; 4]; MAX_CELLS],
-    arounds: [u8; MAX_CELLS],
+    adjacency: Adjacency,
     free: Vec<Cell>,
     free_keys: Vec<u64>,
 }
@@ -65,21 +64,16 @@ pub struct Grower {
 impl Grower {
     /// The builder for `geometry`.
     pub fn new(geometry: &Geometry) -> Self {
-        let mut around = [[Cell::new(0); 4]; MAX_CELLS];
-        let mut arounds = [0u8; MAX_CELLS];
-        for c in geometry.cells() {
-            let i = c.as_index();
-            for nb in geometry.neighbours(c) {
-                around[i][arounds[i] as usize] = nb;
-                arounds[i] += 1;
-            }
-        }
         Grower {
-            around,
-            arounds,
+            adjacency: Adjacency::new(geometry),
             free: Vec::with_capacity(geometry.cell_count()),
             free_keys: Vec::with_capacity(geometry.cell_count()),
         }
+    }
+
+    /// Each cell's orthogonal neighbours.
+    pub fn adjacency(&self) -> &Adjacency {
+        &self.adjacency
     }
 
     /// Cages covering exactly `region` (every other cell stays free), sizes drawn from the book
@@ -93,8 +87,7 @@ impl Grower {
         rng: &mut R,
     ) -> Option<CageLayout> {
         let Grower {
-            around,
-            arounds,
+            adjacency,
             free,
             free_keys,
         } = self;
@@ -103,7 +96,7 @@ impl Grower {
             solution,
             region,
             rules,
-            (around, arounds),
+            adjacency,
             (free, free_keys),
             rng,
         )
@@ -116,7 +109,7 @@ fn grow<R: Rng>(
     solution: &Grid,
     region: &CellSet,
     rules: &LayoutRules,
-    (around, arounds): (&[[Cell; 4]; MAX_CELLS], &[u8; MAX_CELLS]),
+    adjacency: &Adjacency,
     (free, free_keys): (&mut Vec<Cell>, &mut Vec<u64>),
     rng: &mut R,
 ) -> Option<CageLayout> {
@@ -128,11 +121,7 @@ fn grow<R: Rng>(
     for &c in free.iter() {
         key[c.as_index()] = rng.random::<u32>() as u64;
     }
-    let neighbours = |c: Cell| {
-        around[c.as_index()][..arounds[c.as_index()] as usize]
-            .iter()
-            .copied()
-    };
+    let neighbours = |c: Cell| adjacency.of(c).iter().copied();
     for &c in free.iter() {
         let degree = neighbours(c)
             .filter(|nb| key[nb.as_index()] != u64::MAX)
