@@ -173,18 +173,26 @@ fn grow<R: Rng>(
             let digits = layout.digits(id);
             let len = layout.cells(id).len();
             // Combinations of the grown cage's sum (0 when not counted), then hemmed-in first.
-            let rank = |c: &Cell| {
+            let rank = |c: Cell| {
                 let count =
-                    combos.map_or(0, |t| t.get(len + 1, sum + digit(*c).get() as usize).len());
+                    combos.map_or(0, |t| t.get(len + 1, sum + digit(c).get() as usize).len());
                 (count, key[c.as_index()])
             };
-            let next = layout
-                .cells(id)
-                .iter()
-                .flat_map(|&c| neighbours(c))
-                .filter(|&c| key[c.as_index()] < u64::MAX - 1 && !digits.contains(digit(c)))
-                .min_by_key(rank);
-            let Some(next) = next else { break };
+            // The first free neighbour of least rank (as `min_by_key` over the cells' neighbours
+            // in turn would find it), in plain loops: the iterator chain cost more than its work.
+            let mut next: Option<(Cell, (usize, u64))> = None;
+            for &member in layout.cells(id) {
+                for nb in neighbours(member) {
+                    if key[nb.as_index()] >= u64::MAX - 1 || digits.contains(digit(nb)) {
+                        continue;
+                    }
+                    let r = rank(nb);
+                    if next.is_none_or(|(_, best)| r < best) {
+                        next = Some((nb, r));
+                    }
+                }
+            }
+            let Some((next, _)) = next else { break };
             layout.push(id, next, digit(next));
             sum += digit(next).get() as usize;
             claim(next, free, free_keys, &mut key, &mut place);
