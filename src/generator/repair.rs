@@ -450,7 +450,10 @@ fn score_read(
     // Each run is a cage `grow` drew: connected, of distinct digits (as `push_regrowth`
     // requires), so only the sizes and the count are read here. Testing both again was 20.6 M
     // instructions of the 300 items of `--level any` (69,628 connectivity tests).
-    debug_assert!(scratch.runs.iter().all(|run| is_cage(geometry, solution, moves, run)));
+    debug_assert!(scratch
+        .runs
+        .iter()
+        .all(|run| is_cage(geometry, solution, moves, run)));
     let valid = off(after) <= off(count)
         && scratch.runs.iter().all(|run| {
             let len = run.2 - run.1;
