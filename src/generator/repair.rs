@@ -809,6 +809,11 @@ mod tests {
                 for index in 0..edits.len() {
                     let moves = edits.moves(index);
                     let tables = (&alternatives[..], &killers[..]);
+                    // Only regrowths are scored from their moves: a random edit whose cages
+                    // are not connected sets of distinct digits is not one.
+                    if !edits.is_regrowth(index) && !runs_are_cages(g, &s, moves) {
+                        continue;
+                    }
                     let mut read = layout.clone();
                     let fast =
                         score_regrowth(&mut scratch, &mut read, g, &s, tables, moves, count, rules);
@@ -817,11 +822,6 @@ mod tests {
                         assert_eq!(read, layout, "an edit left to the applying scorer");
                         continue;
                     };
-                    // Only regrowths are scored from their moves: a random edit whose cages
-                    // are not connected sets of distinct digits is not one.
-                    if !edits.is_regrowth(index) && !runs_are_cages(g, &s, moves) {
-                        continue;
-                    }
                     let slow = score_applied(
                         &mut layout,
                         grower.adjacency(),
