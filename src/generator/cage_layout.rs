@@ -3,7 +3,7 @@
 
 use crate::bitset::DigitSet;
 use crate::cage::Cage;
-use crate::geometry::{Cell, Digit, Geometry, MAX_SIZE};
+use crate::geometry::{Cell, Digit, Geometry, MAX_CELLS, MAX_SIZE};
 use crate::grid::Grid;
 
 /// What a layout must respect: the largest cage, single cells, and (for `book`) the cage count and
@@ -20,6 +20,35 @@ pub struct LayoutRules {
     pub size_weights: Vec<u32>,
     /// The `ordered` builder's threshold.
     pub threshold: f64,
+}
+
+/// The orthogonal neighbours of every cell of a geometry (in `Geometry::neighbours` order), for
+/// the builders and repairs that look them up by the million.
+pub struct Adjacency {
+    around: [[Cell; 4]; MAX_CELLS],
+    len: [u8; MAX_CELLS],
+}
+
+impl Adjacency {
+    /// The neighbours of the cells of `geometry`.
+    pub fn new(geometry: &Geometry) -> Self {
+        let mut around = [[Cell::new(0); 4]; MAX_CELLS];
+        let mut len = [0u8; MAX_CELLS];
+        for c in geometry.cells() {
+            let i = c.as_index();
+            for nb in geometry.neighbours(c) {
+                around[i][len[i] as usize] = nb;
+                len[i] += 1;
+            }
+        }
+        Adjacency { around, len }
+    }
+
+    /// The orthogonal neighbours of `cell`.
+    #[inline]
+    pub fn of(&self, cell: Cell) -> &[Cell] {
+        &self.around[cell.as_index()][..self.len[cell.as_index()] as usize]
+    }
 }
 
 /// Marks a cell that belongs to no cage.
@@ -191,9 +220,33 @@ impl CageLayout {
         self.cages[id].len() < max_size && !self.digits[id].contains(digit)
     }
 
-    /// Is cage `id` orthogonally connected?
-    pub fn is_connected(&self, geometry: &Geometry, id: usize) -> bool {
-        geometry.is_connected(self.cages[id].as_slice())
+    /// Is cage `id` orthogonally connected? A search from its first cell over the neighbours
+    /// in the same cage (the layout knows each cell's cage): the repairs ask 69,000 times in 300
+    /// items, and `Geometry::is_connected`, which divides out every cell's row and column and
+    /// compares every pair, took about 300 instructions a test.
+    pub fn is_connected(&self, adjacency: &Adjacency, id: usize) -> bool {
+        let cells = self.cages[id].as_slice();
+        let Some(&first) = cells.first() else {
+            return true;
+        };
+        // Each cell is pushed once: a stack of one slot per cell of the cage.
+        let mut seen = [0u64; MAX_CELLS / 64];
+        let mut stack = [first; MAX_SIZE];
+        let (mut top, mut reached) = (1, 1);
+        seen[first.as_index() >> 6] |= 1 << (first.as_index() & 63);
+        while top > 0 {
+            top -= 1;
+            for &nb in adjacency.of(stack[top]) {
+                let (i, bit) = (nb.as_index() >> 6, 1 << (nb.as_index() & 63));
+                if self.owner[nb.as_index()] as usize == id && seen[i] & bit == 0 {
+                    seen[i] |= bit;
+                    stack[top] = nb;
+                    top += 1;
+                    reached += 1;
+                }
+            }
+        }
+        reached == cells.len()
     }
 
     /// The ids of the cages orthogonally next to `cell`, other than its own, without repeats, in
@@ -343,9 +396,13 @@ mod tests {
             !layout.accepts(a, d(9), 4),
             "digit 1 of r3c2 is already in cage a"
         );
-        assert!(layout.is_connected(&g, a) && layout.is_connected(&g, b));
+        let adjacency = Adjacency::new(&g);
+        assert!(layout.is_connected(&adjacency, a) && layout.is_connected(&adjacency, b));
         layout.push(b, Cell::new(12), d(12));
-        assert!(!layout.is_connected(&g, b), "r1c3 and r4c1 do not touch");
+        assert!(
+            !layout.is_connected(&adjacency, b),
+            "r1c3 and r4c1 do not touch"
+        );
         layout.release(Cell::new(12), d(12));
         assert!(layout.absorb_singles(&g, &s, 4));
         assert_eq!(layout.count_cages(), 1);

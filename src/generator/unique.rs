@@ -10,6 +10,7 @@
 use super::cage_layout::{CageLayout, LayoutRules};
 use super::record::{CheckSubject, Event, Recorder};
 use super::repair::repair;
+use super::warnsdorff::Grower;
 use crate::bitset::DigitSet;
 use crate::cage::Cage;
 use crate::geometry::{Cell, Geometry, MAX_CELLS, MAX_SIZE};
@@ -108,6 +109,7 @@ pub fn unique_zero_given<R: Rng>(
 ) -> Result<(Puzzle, u32), ZeroGivenFailure> {
     let mut alternatives: Vec<Grid> = Vec::new();
     let mut repairs = 0u32;
+    let mut grower = Grower::new(geometry);
     let mut layout = draw(rng).ok_or(ZeroGivenFailure::NoLayout)?;
     rec.emit(|| laid(&layout, solution, false));
     loop {
@@ -116,7 +118,8 @@ pub fn unique_zero_given<R: Rng>(
                 return Err(ZeroGivenFailure::OutOfRepairs);
             }
             repairs += 1;
-            if repair(&mut layout, geometry, solution, &alternatives, rules, rng) {
+            let with = (geometry, &mut grower);
+            if repair(&mut layout, with, solution, &alternatives, rules, rng) {
                 rec.emit(|| Event::Repair {
                     cages: layout.to_cages(solution),
                     alternatives: alternatives.len(),
