@@ -26,9 +26,9 @@
 //! met (searchable from its stall first, then by score).
 //!
 //! Measured (seed 31's first 8 items, README "Generator 22"): 6 kept, 2 fallbacks, 27 s of CPU
-//! an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 3 read to the end
-//! (3 and 5 of them) and finishes the third without a stall, so the grader's stall is a good
-//! but not an exact stand-in for its own.
+//! an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 4 read to an end
+//! (3 and 5 of them), finishes one without a stall and ends one "Unknown" (11.0), so the
+//! grader's stall is a fair but not an exact stand-in for its own.
 
 pub mod peer_search;
 
