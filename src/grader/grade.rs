@@ -262,6 +262,12 @@ impl<'p> Walk<'p> {
         }
     }
 
+    /// The board where the walk stands: after a `None` from [`Walk::run`], the candidates and
+    /// placements just before the step that needed a rung above the ceiling.
+    pub fn board(&self) -> &Board<'p> {
+        &self.board
+    }
+
     /// The grade of a walk that [`Walk::run_to_level`] finished with a level.
     pub fn grade(mut self) -> Grade {
         self.finish().grade

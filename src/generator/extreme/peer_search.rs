@@ -12,7 +12,9 @@
 //! Measured beside pencilmark's own search (2M nodes): it solves 14 of tarek_odd's 19 and 1 of
 //! the first 12 shaped extremes of seed 31 (generator 19); this port agrees on every one.
 
+use crate::bitset::DigitSet;
 use crate::geometry::House;
+use crate::grader;
 use crate::puzzle::Puzzle;
 
 /// pencilmark's node limit: past it, its search gives up and the card says "Unknown".
@@ -44,17 +46,44 @@ struct State {
     cand: [u16; MAX_CELLS],
 }
 
-/// Does pencilmark's search solve `puzzle` within [`super::SEARCH_NODES`]?
-pub fn solves(puzzle: &Puzzle) -> bool {
-    nodes_to_solve(puzzle, super::SEARCH_NODES).is_some()
+/// Where the search starts: every cell's placed digit (0 = empty) and candidates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Start {
+    vals: Vec<u8>,
+    cand: Vec<u16>,
 }
 
-/// Nodes pencilmark's search takes to find `puzzle`'s first solution, or `None` when it gives up
-/// past `limit` nodes (or finds no solution), or on a grid above 16x16. Node for node its
-/// `brute_solve(limit=1)`.
-pub fn nodes_to_solve(puzzle: &Puzzle, limit: u64) -> Option<u64> {
+impl Start {
+    /// The empty grid with the puzzle's givens: pencilmark's search from scratch.
+    pub fn empty(puzzle: &Puzzle) -> Start {
+        let n = puzzle.size();
+        let vals = puzzle.givens().values().to_vec();
+        let cand = vec![DigitSet::all(n).bits(); vals.len()];
+        Start { vals, cand }
+    }
+
+    /// The grader's board as it stands (its placements and eliminations): started where our
+    /// techniques stall, the search is pencilmark's trial step at its own stall, which its
+    /// route needs to finish (README, "Which routes have a trial step").
+    pub fn at(board: &grader::Board) -> Start {
+        let cells = board.geometry().cells();
+        let (vals, cand) = cells
+            .map(|c| match board.placed(c) {
+                Some(d) => (d.get(), 0),
+                None => (0, board.candidates(c).bits()),
+            })
+            .unzip();
+        Start { vals, cand }
+    }
+}
+
+/// Nodes pencilmark's search takes to find `puzzle`'s first solution from `start`, or `None`
+/// when it gives up past `limit` nodes (or finds no solution), or on a grid above 16x16. Node
+/// for node its `brute_solve(limit=1, start=...)`: the start's placed digits are placed again,
+/// removed from their peers (houses and cages) as `Solver._place` does.
+pub fn nodes_from(puzzle: &Puzzle, start: &Start, limit: u64) -> Option<u64> {
     let n = puzzle.size();
-    if n * n > MAX_CELLS {
+    if n * n > MAX_CELLS || start.vals.len() != n * n {
         return None;
     }
     let board = Board::of(puzzle);
@@ -62,8 +91,8 @@ pub fn nodes_to_solve(puzzle: &Puzzle, limit: u64) -> Option<u64> {
         vals: [0; MAX_CELLS],
         cand: [0; MAX_CELLS],
     };
-    state.cand[..n * n].fill(board.full);
-    for (i, &v) in puzzle.givens().values().iter().enumerate() {
+    state.cand[..n * n].copy_from_slice(&start.cand);
+    for (i, &v) in start.vals.iter().enumerate() {
         if v != 0 {
             board.place(&mut state, i, v);
         }
@@ -291,6 +320,12 @@ impl Search<'_> {
 mod tests {
     use super::super::tests::killer4;
     use super::*;
+    use crate::geometry::{Cell, Digit};
+
+    /// Nodes from the empty grid.
+    fn from_empty(puzzle: &Puzzle, limit: u64) -> Option<u64> {
+        nodes_from(puzzle, &Start::empty(puzzle), limit)
+    }
 
     /// Vertical pairs over the solution 1234 / 3412 / 2143 / 4321: sums alone leave choices.
     fn pairs() -> Puzzle {
@@ -317,22 +352,37 @@ mod tests {
             .zip(solution)
             .map(|(c, v)| (v, &c[..]))
             .collect();
-        assert_eq!(nodes_to_solve(&killer4(&cages), 10), Some(2));
+        assert_eq!(from_empty(&killer4(&cages), 10), Some(2));
     }
 
     /// A puzzle that needs branching: its node count is exact, and one node less gives up.
     #[test]
     fn the_node_limit_is_where_it_gives_up() {
-        let nodes = nodes_to_solve(&pairs(), PENCILMARK_NODES).expect("solvable");
+        let nodes = from_empty(&pairs(), PENCILMARK_NODES).expect("solvable");
         assert!(nodes > 1, "{nodes}");
-        assert_eq!(nodes_to_solve(&pairs(), nodes), Some(nodes));
-        assert_eq!(nodes_to_solve(&pairs(), nodes - 1), None);
+        assert_eq!(from_empty(&pairs(), nodes), Some(nodes));
+        assert_eq!(from_empty(&pairs(), nodes - 1), None);
+    }
+
+    /// The grader's starting board is the empty grid; after a placement the search starts from
+    /// it, placed and removed from its peers, and needs no more nodes than from scratch.
+    #[test]
+    fn starts_where_the_grader_stands() {
+        let puzzle = pairs();
+        let mut board = grader::Board::new(&puzzle);
+        assert_eq!(Start::at(&board), Start::empty(&puzzle));
+        let scratch = from_empty(&puzzle, PENCILMARK_NODES).expect("solvable");
+        board.place(Cell::new(0), Digit::new(1));
+        let start = Start::at(&board);
+        assert_eq!(start.cand[1] & 1, 0, "1 is gone from r1c2, in r1c1's row");
+        let nodes = nodes_from(&puzzle, &start, PENCILMARK_NODES).expect("solvable");
+        assert!(nodes <= scratch, "{nodes} > {scratch}");
     }
 
     /// Two cages of 1 + 2 in one box: no solution, whatever the limit.
     #[test]
     fn a_contradiction_has_no_solution() {
         let cages = [(3u16, &[0u8, 1][..]), (3, &[4, 5][..])];
-        assert_eq!(nodes_to_solve(&killer4(&cages), PENCILMARK_NODES), None);
+        assert_eq!(from_empty(&killer4(&cages), PENCILMARK_NODES), None);
     }
 }
