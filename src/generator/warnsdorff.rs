@@ -91,115 +91,94 @@ impl Grower {
             free,
             free_keys,
         } = self;
-        grow(
-            geometry,
-            solution,
-            region,
-            rules,
-            adjacency,
-            (free, free_keys),
-            rng,
-        )
-    }
-}
-
-/// `Grower::grow` with the grower's tables and buffers.
-fn grow<R: Rng>(
-    geometry: &Geometry,
-    solution: &Grid,
-    region: &CellSet,
-    rules: &LayoutRules,
-    adjacency: &Adjacency,
-    (free, free_keys): (&mut Vec<Cell>, &mut Vec<u64>),
-    rng: &mut R,
-) -> Option<CageLayout> {
-    // Per region cell: free region neighbours (high half) and a random tie-break (low half),
-    // so the most hemmed-in cell has the smallest key.
-    let mut key = [u64::MAX; MAX_CELLS];
-    free.clear();
-    free.extend(region.iter());
-    for &c in free.iter() {
-        key[c.as_index()] = rng.random::<u32>() as u64;
-    }
-    let neighbours = |c: Cell| adjacency.of(c).iter().copied();
-    for &c in free.iter() {
-        let degree = neighbours(c)
-            .filter(|nb| key[nb.as_index()] != u64::MAX)
-            .count() as u64;
-        key[c.as_index()] += degree << 32;
-    }
-    let mut layout = CageLayout::new(geometry.cell_count());
-    let digit = |c: Cell| solution.get(c).expect("complete solution");
-    // The free cells' keys side by side in free-list order, and each free cell's place in the
-    // list: the smallest key is found in one pass over a flat list, a claimed cell without a
-    // search (the builder takes 0.90x the instructions it took scanning the cells for both).
-    free_keys.clear();
-    free_keys.extend(free.iter().map(|c| key[c.as_index()]));
-    let mut place = [0u8; MAX_CELLS];
-    for (at, c) in free.iter().enumerate() {
-        place[c.as_index()] = at as u8;
-    }
-    // Take a cell: it leaves the free list (the last free cell takes its place, as
-    // `swap_remove` does) and its free neighbours lose one free neighbour.
-    let claim = |c: Cell,
-                 free: &mut Vec<Cell>,
-                 free_keys: &mut Vec<u64>,
-                 key: &mut [u64; MAX_CELLS],
-                 place: &mut [u8; MAX_CELLS]| {
-        let at = place[c.as_index()] as usize;
-        debug_assert_eq!(free[at], c, "claimed cells are free");
-        free.swap_remove(at);
-        free_keys.swap_remove(at);
-        if let Some(&moved) = free.get(at) {
-            place[moved.as_index()] = at as u8;
+        // Per region cell: free region neighbours (high half) and a random tie-break (low half),
+        // so the most hemmed-in cell has the smallest key.
+        let mut key = [u64::MAX; MAX_CELLS];
+        free.clear();
+        free.extend(region.iter());
+        for &c in free.iter() {
+            key[c.as_index()] = rng.random::<u32>() as u64;
         }
-        key[c.as_index()] = u64::MAX - 1;
-        for nb in neighbours(c) {
-            if key[nb.as_index()] < u64::MAX - 1 {
-                key[nb.as_index()] -= 1 << 32;
-                free_keys[place[nb.as_index()] as usize] -= 1 << 32;
+        let neighbours = |c: Cell| adjacency.of(c).iter().copied();
+        for &c in free.iter() {
+            let degree = neighbours(c)
+                .filter(|nb| key[nb.as_index()] != u64::MAX)
+                .count() as u64;
+            key[c.as_index()] += degree << 32;
+        }
+        let mut layout = CageLayout::new(geometry.cell_count());
+        let digit = |c: Cell| solution.get(c).expect("complete solution");
+        // The free cells' keys side by side in free-list order, and each free cell's place in the
+        // list: the smallest key is found in one pass over a flat list, a claimed cell without a
+        // search (the builder takes 0.90x the instructions it took scanning the cells for both).
+        free_keys.clear();
+        free_keys.extend(free.iter().map(|c| key[c.as_index()]));
+        let mut place = [0u8; MAX_CELLS];
+        for (at, c) in free.iter().enumerate() {
+            place[c.as_index()] = at as u8;
+        }
+        // Take a cell: it leaves the free list (the last free cell takes its place, as
+        // `swap_remove` does) and its free neighbours lose one free neighbour.
+        let claim = |c: Cell,
+                     free: &mut Vec<Cell>,
+                     free_keys: &mut Vec<u64>,
+                     key: &mut [u64; MAX_CELLS],
+                     place: &mut [u8; MAX_CELLS]| {
+            let at = place[c.as_index()] as usize;
+            debug_assert_eq!(free[at], c, "claimed cells are free");
+            free.swap_remove(at);
+            free_keys.swap_remove(at);
+            if let Some(&moved) = free.get(at) {
+                place[moved.as_index()] = at as u8;
             }
-        }
-    };
-    let combos = FEW_COMBINATIONS_SIZES
-        .contains(&geometry.size())
-        .then(|| Combos::of(geometry.size()));
-    while let Some(start) = first_least(free_keys).map(|at| free[at]) {
-        let target = sample_size(&rules.size_weights, rng);
-        let id = layout.open(start, digit(start));
-        let mut sum = digit(start).get() as usize;
-        claim(start, free, free_keys, &mut key, &mut place);
-        while layout.cells(id).len() < target {
-            let digits = layout.digits(id);
-            let len = layout.cells(id).len();
-            // Combinations of the grown cage's sum (0 when not counted), then hemmed-in first.
-            let rank = |c: Cell| {
-                let count =
-                    combos.map_or(0, |t| t.get(len + 1, sum + digit(c).get() as usize).len());
-                (count, key[c.as_index()])
-            };
-            // The first free neighbour of least rank (as `min_by_key` over the cells' neighbours
-            // in turn would find it), in plain loops: the iterator chain cost more than its work.
-            let mut next: Option<(Cell, (usize, u64))> = None;
-            for &member in layout.cells(id) {
-                for nb in neighbours(member) {
-                    if key[nb.as_index()] >= u64::MAX - 1 || digits.contains(digit(nb)) {
-                        continue;
-                    }
-                    let r = rank(nb);
-                    if next.is_none_or(|(_, best)| r < best) {
-                        next = Some((nb, r));
-                    }
+            key[c.as_index()] = u64::MAX - 1;
+            for nb in neighbours(c) {
+                if key[nb.as_index()] < u64::MAX - 1 {
+                    key[nb.as_index()] -= 1 << 32;
+                    free_keys[place[nb.as_index()] as usize] -= 1 << 32;
                 }
             }
-            let Some((next, _)) = next else { break };
-            layout.push(id, next, digit(next));
-            sum += digit(next).get() as usize;
-            claim(next, free, free_keys, &mut key, &mut place);
+        };
+        let combos = FEW_COMBINATIONS_SIZES
+            .contains(&geometry.size())
+            .then(|| Combos::of(geometry.size()));
+        while let Some(start) = first_least(free_keys).map(|at| free[at]) {
+            let target = sample_size(&rules.size_weights, rng);
+            let id = layout.open(start, digit(start));
+            let mut sum = digit(start).get() as usize;
+            claim(start, free, free_keys, &mut key, &mut place);
+            while layout.cells(id).len() < target {
+                let digits = layout.digits(id);
+                let len = layout.cells(id).len();
+                // Combinations of the grown cage's sum (0 when not counted), then hemmed-in first.
+                let rank = |c: Cell| {
+                    let count =
+                        combos.map_or(0, |t| t.get(len + 1, sum + digit(c).get() as usize).len());
+                    (count, key[c.as_index()])
+                };
+                // The first free neighbour of least rank (as `min_by_key` over the cells' neighbours
+                // in turn would find it), in plain loops: the iterator chain cost more than its work.
+                let mut next: Option<(Cell, (usize, u64))> = None;
+                for &member in layout.cells(id) {
+                    for nb in neighbours(member) {
+                        if key[nb.as_index()] >= u64::MAX - 1 || digits.contains(digit(nb)) {
+                            continue;
+                        }
+                        let r = rank(nb);
+                        if next.is_none_or(|(_, best)| r < best) {
+                            next = Some((nb, r));
+                        }
+                    }
+                }
+                let Some((next, _)) = next else { break };
+                layout.push(id, next, digit(next));
+                sum += digit(next).get() as usize;
+                claim(next, free, free_keys, &mut key, &mut place);
+            }
         }
+        (rules.allow_singles || layout.absorb_singles(geometry, solution, rules.max_size))
+            .then_some(layout)
     }
-    (rules.allow_singles || layout.absorb_singles(geometry, solution, rules.max_size))
-        .then_some(layout)
 }
 
 /// The place of the first smallest key (as `Iterator::min_by_key` picks among equal keys).
