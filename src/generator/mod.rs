@@ -37,7 +37,7 @@ use record::{Event, Recorder};
 use unique::{Checker, ZeroGivenFailure};
 
 /// Changes whenever the output for the same (seed, index, config) changes.
-pub const GENERATOR_VERSION: &str = "22";
+pub const GENERATOR_VERSION: &str = "23";
 
 /// A finished puzzle with its solution and metrics.
 #[derive(Clone, Debug, PartialEq)]
