@@ -31,8 +31,9 @@
 //! an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 4 read to an end
 //! (3 and 5 of them), finishes one without a stall and ends one "Unknown" (11.0), so the
 //! grader's stall is a fair but not an exact stand-in for its own. Seed 32's 8 (generator 22)
-//! cards showed the chain count decides: one chain 10.9-15.3, three or more 18.2 (README
-//! "Generator 23").
+//! showed the chain count matters: five kept with one chain carded 10.9-15.3 (median 13.3 for
+//! the 8); generator 23 asks for three, and seed 32's median is 16.9 (seed 31's, 15.25, is
+//! unchanged: its kept ones all had three or more).
 
 pub mod peer_search;
 
@@ -233,10 +234,10 @@ pub enum Shaped {
     Off,
 }
 
-/// Top-rung steps a kept extreme's path needs at least ([`needs_top_rung`]). Seed 32's first 8
-/// items under generator 22 (a top rung once was enough): the five whose path has one killer
-/// forcing chain card 10.9-15.3 in pencilmark (median 11.3), the ones with 3 or more (seeds 31
-/// and 32) 15.6-21.4, or "Unknown" when its search gives up (README "Generator 23").
+/// Top-rung steps a kept extreme's path needs at least ([`needs_top_rung`]). pencilmark's cards
+/// of kept extremes (seeds 31 and 32, README "Generator 23"): the five with one killer forcing
+/// chain 10.9-15.3 (median 11.3); the twelve with three or more 10.8-22.1 (median 17.9, the
+/// lowest two "Unknown": its search gives up; one without a card in 900 s counted lowest).
 pub const MIN_TOP_STEPS: u32 = 3;
 
 /// Does the grader's path lean on the ladder's top rungs: trial, or at least [`MIN_TOP_STEPS`]
