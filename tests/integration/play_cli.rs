@@ -268,16 +268,16 @@ fn a_row_of_another_generator_version_gets_a_page_that_says_why_it_has_no_making
 
 /// Issue 20: "a 9x9 page with its hint path stays under 150 KB". The heaviest 9x9 pages found
 /// (`generate --level extreme --count 53 --seed 3`; generator 20 and grader 11: items 14, 258
-/// steps and 130 KB, and 43, 215 steps and 120 KB) are, since generator 22 (its gate keeps
-/// shorter paths; its first 8 items made, 114-161 steps, 2026-11-28), its items 3 (161 steps,
-/// 110 KB) and 0 (151 steps, 104 KB); each is made alone here, by a shard holding only it (an
-/// item is the same puzzle in any shard), as the others cost minutes.
+/// steps and 130 KB, and 43, 215 steps and 120 KB) are, under generator 23 (all 53 made and
+/// rendered, 2026-11-28: 113-258 steps, 97-130 KB), its items 21 (258 steps, 130,018 bytes) and
+/// 43 (243 steps, 129,850 bytes); each is made alone here, by a shard holding only it (an item
+/// is the same puzzle in any shard), as the others cost minutes.
 #[test]
 fn the_heaviest_9x9_pages_stay_under_150_kb() {
     const BUDGET: usize = 150_000;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    for item in [3, 0] {
+    for item in [21, 43] {
         let (count, shard) = ((item + 1).to_string(), format!("{item}/{}", item + 1));
         let extreme = ["--level", "extreme", "--seed", "3", "--count", &count];
         ok(
@@ -309,8 +309,8 @@ fn the_heaviest_9x9_pages_stay_under_150_kb() {
     // (A grader or generator change that lightens them fails here: find the heaviest again as
     // above and name them.)
     assert!(
-        steps >= 150,
+        steps >= 200,
         "the heaviest page ({id}, {size} bytes) has {steps} steps"
     );
-    assert!(size > 100_000, "the heaviest page ({id}) has {size} bytes");
+    assert!(size > 120_000, "the heaviest page ({id}) has {size} bytes");
 }
