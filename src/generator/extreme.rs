@@ -31,7 +31,7 @@
 //! an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 4 read to an end
 //! (3 and 5 of them), finishes one without a stall and ends one "Unknown" (11.0), so the
 //! grader's stall is a fair but not an exact stand-in for its own. Seed 32's 8 (generator 22)
-//! showed the chain count matters: five kept with one chain carded 10.9-15.3 (median 13.3 for
+//! showed the chain count matters: the five with one chain carded 10.9-15.3 (median 13.3 for
 //! the 8); generator 23 asks for three, and seed 32's median is 16.9 (seed 31's, 15.25, is
 //! unchanged: its kept ones all had three or more).
 
@@ -235,7 +235,7 @@ pub enum Shaped {
 }
 
 /// Top-rung steps a kept extreme's path needs at least ([`needs_top_rung`]). pencilmark's cards
-/// of kept extremes (seeds 31 and 32, README "Generator 23"): the five with one killer forcing
+/// of the extremes made (seeds 31 and 32, README "Generator 23"): the five with one killer forcing
 /// chain 10.9-15.3 (median 11.3); the twelve with three or more 10.8-22.1 (median 17.9, the
 /// lowest two "Unknown": its search gives up; one without a card in 900 s counted lowest).
 pub const MIN_TOP_STEPS: u32 = 3;
