@@ -66,6 +66,22 @@ impl Edits {
     }
 }
 
+/// What a repair's edits are drawn on and scored against, fixed for the whole repair (every edit
+/// scored is reverted).
+#[derive(Copy, Clone)]
+struct Setting<'a> {
+    geometry: &'a Geometry,
+    solution: &'a Grid,
+    rules: &'a LayoutRules,
+    /// The second solutions known so far.
+    alternatives: &'a [Grid],
+    /// Per alternative, the cages that rule it out before any edit: an edit only changes the
+    /// cages it touches.
+    killers: &'a [Vec<usize>],
+    /// The layout's cage count before any edit.
+    count: usize,
+}
+
 /// What `try_apply` leaves behind for its caller, in buffers kept across the edits of a repair.
 #[derive(Default)]
 struct Applied {
@@ -81,7 +97,8 @@ struct Applied {
 /// kept across the repairs of a puzzle.)
 pub fn repair<R: Rng>(
     layout: &mut CageLayout,
-    (geometry, grower): (&Geometry, &mut Grower),
+    geometry: &Geometry,
+    grower: &mut Grower,
     solution: &Grid,
     alternatives: &[Grid],
     rules: &LayoutRules,
@@ -104,11 +121,6 @@ pub fn repair<R: Rng>(
     while spares.len() < SPARES {
         spares.push(layout.open_empty());
     }
-    // Local edits first. Regrown neighbourhoods (dearer to draw) cost 1, so they only matter
-    // when no local edit is perfect; the choice stays uniform among all best edits.
-    let mut edits = Edits::default();
-    local_edits(&mut edits, layout, geometry, &diff, spares[0], rules, rng);
-    let mut applied = Applied::default();
     // The cages that rule out each alternative now: an edit only changes the cages it touches.
     // Both rounds of edits below score against the same cages (each edit is reverted), so they
     // are listed once per repair.
@@ -121,55 +133,44 @@ pub fn repair<R: Rng>(
                 .collect()
         })
         .collect();
-    let mut best = best_edit(
-        layout,
-        (geometry, grower.adjacency()),
+    let s = Setting {
+        geometry,
         solution,
-        (alternatives, &killers),
-        (&edits, 0),
-        &mut applied,
         rules,
-        rng,
-    );
+        alternatives,
+        killers: &killers,
+        count: layout.count_cages(),
+    };
+    // Local edits first. Regrown neighbourhoods (dearer to draw) cost 1, so they only matter
+    // when no local edit is perfect; the choice stays uniform among all best edits.
+    let mut edits = Edits::default();
+    local_edits(&mut edits, layout, &s, &diff, spares[0], rng);
+    let mut applied = Applied::default();
+    let mut best = best_edit(layout, &s, grower.adjacency(), &edits, 0, &mut applied, rng);
     if best.is_none_or(|b| b.score != PERFECT) {
         let mut around: Vec<usize> = diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
         around.sort_unstable();
         around.dedup();
         let first = edits.len();
         for &id in &around {
-            let near = [id];
-            regrown(
-                &mut edits, grower, layout, geometry, solution, &near, &spares, rules, rng,
-            );
+            regrown(&mut edits, grower, layout, &s, &[id], &spares, rng);
         }
-        regrown(
-            &mut edits, grower, layout, geometry, solution, &around, &spares, rules, rng,
-        );
+        regrown(&mut edits, grower, layout, &s, &around, &spares, rng);
         let more = best_edit(
             layout,
-            (geometry, grower.adjacency()),
-            solution,
-            (alternatives, &killers),
-            (&edits, first),
+            &s,
+            grower.adjacency(),
+            &edits,
+            first,
             &mut applied,
-            rules,
             rng,
         );
         best = Best::merge(best, more, rng);
     }
-    let count = layout.count_cages();
     match best {
         Some(b) if b.score.0 < before => {
             let moves = edits.moves(b.index);
-            let done = try_apply(
-                layout,
-                grower.adjacency(),
-                solution,
-                moves,
-                count,
-                rules,
-                &mut applied,
-            );
+            let done = try_apply(layout, grower.adjacency(), &s, moves, &mut applied);
             assert!(done, "the chosen edit applied before");
             true
         }
@@ -211,51 +212,34 @@ impl Best {
 }
 
 /// The best of the edits from index `from` on, evaluated in random order, stopping at the first
-/// perfect one (`killers`: per alternative, the cages that rule it out before any edit;
-/// `applied`: scratch buffers).
-#[allow(clippy::too_many_arguments)]
+/// perfect one (`applied`: scratch buffers).
 fn best_edit<R: Rng>(
     layout: &mut CageLayout,
-    (geometry, adjacency): (&Geometry, &Adjacency),
-    solution: &Grid,
-    (alternatives, killers): (&[Grid], &[Vec<usize>]),
-    (edits, from): (&Edits, usize),
+    s: &Setting,
+    adjacency: &Adjacency,
+    edits: &Edits,
+    from: usize,
     applied: &mut Applied,
-    rules: &LayoutRules,
     rng: &mut R,
 ) -> Option<Best> {
     let mut order: Vec<usize> = (from..edits.len()).collect();
     order.shuffle(rng);
-    let count = layout.count_cages();
+    debug_assert_eq!(
+        layout.count_cages(),
+        s.count,
+        "every edit scored is reverted"
+    );
     let mut best: Option<Best> = None;
     let mut regrowth = Regrowth::default();
     for index in order {
         let moves = edits.moves(index);
         let scored = match edits.is_regrowth(index) {
-            true => score_regrowth(
-                &mut regrowth,
-                &mut *layout,
-                geometry,
-                solution,
-                (alternatives, killers),
-                moves,
-                count,
-                rules,
-            ),
+            true => score_regrowth(&mut regrowth, &mut *layout, s, moves),
             false => None,
         };
         let scored = match scored {
             Some(scored) => scored,
-            None => score_applied(
-                layout,
-                adjacency,
-                solution,
-                (alternatives, killers),
-                moves,
-                count,
-                rules,
-                applied,
-            ),
+            None => score_applied(layout, s, adjacency, moves, applied),
         };
         let Some((admitted, big)) = scored else {
             continue;
@@ -278,33 +262,30 @@ fn best_edit<R: Rng>(
 /// An edit's alternatives still admitted and cages of five or more cells touched (counted once
 /// per move into or out of them), found by applying it and reverting it; `None` if it breaks a
 /// rule.
-#[allow(clippy::too_many_arguments)]
 fn score_applied(
     layout: &mut CageLayout,
+    s: &Setting,
     adjacency: &Adjacency,
-    solution: &Grid,
-    (alternatives, killers): (&[Grid], &[Vec<usize>]),
     moves: &[Move],
-    count: usize,
-    rules: &LayoutRules,
     applied: &mut Applied,
 ) -> Option<(usize, usize)> {
-    if !try_apply(layout, adjacency, solution, moves, count, rules, applied) {
+    if !try_apply(layout, adjacency, s, moves, applied) {
         return None;
     }
     let big = touched(moves, &applied.undo)
         .filter(|&id| layout.cells(id).len() >= 5)
         .count();
     let ids = &applied.ids;
-    let admitted = alternatives
+    let admitted = s
+        .alternatives
         .iter()
-        .zip(killers)
+        .zip(s.killers)
         .filter(|(a, kill)| {
             kill.iter().all(|id| ids.binary_search(id).is_ok())
-                && ids.iter().all(|&id| layout.cage_admits(id, solution, a))
+                && ids.iter().all(|&id| layout.cage_admits(id, s.solution, a))
         })
         .count();
-    revert(layout, solution, &applied.undo);
+    revert(layout, s.solution, &applied.undo);
     Some((admitted, big))
 }
 
@@ -377,16 +358,11 @@ impl Regrowth {
 /// the emptied ones listed in the order of the moves (later edits read that order). `None` if
 /// the edit is not of that shape (then `score_applied` decides); `Some(None)` if it breaks a
 /// rule, as `try_apply` would find.
-#[allow(clippy::too_many_arguments)]
 fn score_regrowth(
     scratch: &mut Regrowth,
     layout: &mut CageLayout,
-    geometry: &Geometry,
-    solution: &Grid,
-    (alternatives, killers): (&[Grid], &[Vec<usize>]),
+    s: &Setting,
     moves: &[Move],
-    count: usize,
-    rules: &LayoutRules,
 ) -> Option<Option<(usize, usize)>> {
     let shaped = scratch.read(layout, moves);
     let drained = || {
@@ -399,33 +375,17 @@ fn score_regrowth(
             .all(|r| layout.cells(r.0).is_empty() || scratch.out[r.0] != 0)
     };
     let shaped = shaped && drained() && fresh();
-    let score = shaped.then(|| {
-        score_read(
-            scratch,
-            layout,
-            geometry,
-            solution,
-            (alternatives, killers),
-            moves,
-            count,
-            rules,
-        )
-    });
+    let score = shaped.then(|| score_read(scratch, layout, s, moves));
     scratch.clear(moves);
     score
 }
 
 /// `score_regrowth` once its moves are read and found of a regrowth's shape.
-#[allow(clippy::too_many_arguments)]
 fn score_read(
     scratch: &mut Regrowth,
     layout: &mut CageLayout,
-    geometry: &Geometry,
-    solution: &Grid,
-    (alternatives, killers): (&[Grid], &[Vec<usize>]),
+    s: &Setting,
     moves: &[Move],
-    count: usize,
-    rules: &LayoutRules,
 ) -> Option<(usize, usize)> {
     let Regrowth {
         moved,
@@ -444,20 +404,20 @@ fn score_read(
     let scratch = &*scratch;
     let cells = |&(_, start, end): &(usize, usize, usize)| moves[start..end].iter().map(|m| m.0);
     // The rules `try_apply` checks: distinct digits, sizes, connected, the cage count.
-    let (min, max) = rules.cage_count;
+    let (min, max) = s.rules.cage_count;
     let off = |count: usize| min.saturating_sub(count) + count.saturating_sub(max);
-    let after = (count + scratch.runs.len()).saturating_sub(scratch.sources.len());
+    let after = (s.count + scratch.runs.len()).saturating_sub(scratch.sources.len());
     // Each run is a cage `grow` drew: connected, of distinct digits (as `push_regrowth`
     // requires), so only the sizes and the count are read here. Testing both again was 20.6 M
     // instructions of the 300 items of `--level any` (69,628 connectivity tests).
     debug_assert!(scratch
         .runs
         .iter()
-        .all(|run| is_cage(geometry, solution, moves, run)));
-    let valid = off(after) <= off(count)
+        .all(|run| is_cage(s.geometry, s.solution, moves, run)));
+    let valid = off(after) <= off(s.count)
         && scratch.runs.iter().all(|run| {
             let len = run.2 - run.1;
-            len <= rules.max_size && (len >= 2 || rules.allow_singles)
+            len <= s.rules.max_size && (len >= 2 || s.rules.allow_singles)
         });
     if !valid {
         return None;
@@ -478,15 +438,16 @@ fn score_read(
         .sum();
     let big = into_big + out_big;
     let ids = &scratch.ids;
-    let admitted = alternatives
+    let admitted = s
+        .alternatives
         .iter()
-        .zip(killers)
+        .zip(s.killers)
         .filter(|(a, kill)| {
             kill.iter().all(|id| ids.binary_search(id).is_ok())
                 && scratch
                     .runs
                     .iter()
-                    .all(|run| cells_admit(cells(run), solution, a))
+                    .all(|run| cells_admit(cells(run), s.solution, a))
         })
         .count();
     Some((admitted, big))
@@ -510,12 +471,12 @@ fn is_cage(
 fn local_edits<R: Rng>(
     out: &mut Edits,
     layout: &CageLayout,
-    geometry: &Geometry,
+    s: &Setting,
     diff: &[Cell],
     spare: usize,
-    rules: &LayoutRules,
     rng: &mut R,
 ) {
+    let geometry = s.geometry;
     let cage = |c: Cell| layout.cage_of(c).expect("complete layout");
     for &x in diff {
         let c1 = cage(x);
@@ -532,7 +493,7 @@ fn local_edits<R: Rng>(
                     }
                 }
             }
-            if layout.cells(c1).len() + layout.cells(c2).len() <= rules.max_size {
+            if layout.cells(c1).len() + layout.cells(c2).len() <= s.rules.max_size {
                 out.push(layout.cells(c2).iter().map(|&c| (c, c1)), 2);
             }
         }
@@ -553,18 +514,16 @@ fn local_edits<R: Rng>(
 
 /// Cages `around` and their neighbouring cages dissolved and grown again as book cages, a few
 /// ways, added to `out`.
-#[allow(clippy::too_many_arguments)]
 fn regrown<R: Rng>(
     out: &mut Edits,
     grower: &mut Grower,
     layout: &CageLayout,
-    geometry: &Geometry,
-    solution: &Grid,
+    s: &Setting,
     around: &[usize],
     spares: &[usize],
-    rules: &LayoutRules,
     rng: &mut R,
 ) {
+    let geometry = s.geometry;
     let mut ids = around.to_vec();
     for &id in around {
         for &c in layout.cells(id) {
@@ -579,7 +538,7 @@ fn regrown<R: Rng>(
         .collect();
     let targets: Vec<usize> = ids.iter().chain(spares).copied().collect();
     for _ in 0..REGROWS {
-        let Some(fresh) = grower.grow(geometry, solution, &region, rules, rng) else {
+        let Some(fresh) = grower.grow(geometry, s.solution, &region, s.rules, rng) else {
             continue;
         };
         if fresh.count_cages() <= targets.len() {
@@ -610,19 +569,18 @@ fn random_part<R: Rng>(geometry: &Geometry, cells: &[Cell], rng: &mut R) -> Vec<
     part
 }
 
-/// Apply the moves to a layout of `count` cages if the result keeps every rule (digits distinct,
-/// sizes, connected, no single cells unless allowed, cage count); `true` with the moves that undo
-/// it and the cages touched in `applied`, or `false` with the layout unchanged.
+/// Apply the moves to the layout (of `s.count` cages) if the result keeps every rule (digits
+/// distinct, sizes, connected, no single cells unless allowed, cage count); `true` with the moves
+/// that undo it and the cages touched in `applied`, or `false` with the layout unchanged.
 fn try_apply(
     layout: &mut CageLayout,
     adjacency: &Adjacency,
-    solution: &Grid,
+    s: &Setting,
     moves: &[Move],
-    count: usize,
-    rules: &LayoutRules,
     applied: &mut Applied,
 ) -> bool {
-    let digit = |c: Cell| solution.get(c).expect("complete solution");
+    let (rules, count) = (s.rules, s.count);
+    let digit = |c: Cell| s.solution.get(c).expect("complete solution");
     let Applied { undo, ids } = applied;
     undo.clear();
     undo.extend(
@@ -793,45 +751,41 @@ mod tests {
                     })
                     .collect();
                 let spares: Vec<usize> = (0..SPARES).map(|_| layout.open_empty()).collect();
+                let setting = Setting {
+                    geometry: g,
+                    solution: &s,
+                    rules,
+                    alternatives: &alternatives,
+                    killers: &killers,
+                    count: layout.count_cages(),
+                };
                 let mut edits = Edits::default();
-                local_edits(&mut edits, &layout, g, &diff, spares[0], rules, &mut rng);
+                local_edits(&mut edits, &layout, &setting, &diff, spares[0], &mut rng);
                 let mut around: Vec<usize> =
                     diff.iter().filter_map(|&x| layout.cage_of(x)).collect();
                 around.sort_unstable();
                 around.dedup();
                 let grower = &mut Grower::new(g);
-                regrown(
-                    &mut edits, grower, &layout, g, &s, &around, &spares, rules, &mut rng,
-                );
+                let (ids, spare) = (&around, &spares);
+                regrown(&mut edits, grower, &layout, &setting, ids, spare, &mut rng);
                 random_regrowths(&mut edits, &layout, g, spares[0], &mut rng);
-                let count = layout.count_cages();
                 let (mut applied, mut scratch) = (Applied::default(), Regrowth::default());
                 for index in 0..edits.len() {
                     let moves = edits.moves(index);
-                    let tables = (&alternatives[..], &killers[..]);
                     // Only regrowths are scored from their moves: a random edit whose cages
                     // are not connected sets of distinct digits is not one.
                     if !edits.is_regrowth(index) && !runs_are_cages(g, &s, moves) {
                         continue;
                     }
                     let mut read = layout.clone();
-                    let fast =
-                        score_regrowth(&mut scratch, &mut read, g, &s, tables, moves, count, rules);
+                    let fast = score_regrowth(&mut scratch, &mut read, &setting, moves);
                     assert!(fast.is_some() || !edits.is_regrowth(index));
                     let Some(fast) = fast else {
                         assert_eq!(read, layout, "an edit left to the applying scorer");
                         continue;
                     };
-                    let slow = score_applied(
-                        &mut layout,
-                        grower.adjacency(),
-                        &s,
-                        tables,
-                        moves,
-                        count,
-                        rules,
-                        &mut applied,
-                    );
+                    let adjacency = grower.adjacency();
+                    let slow = score_applied(&mut layout, &setting, adjacency, moves, &mut applied);
                     assert_eq!(fast, slow, "edit {index}: {moves:?}");
                     assert_eq!(
                         read, layout,

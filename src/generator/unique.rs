@@ -118,8 +118,15 @@ pub fn unique_zero_given<R: Rng>(
                 return Err(ZeroGivenFailure::OutOfRepairs);
             }
             repairs += 1;
-            let with = (geometry, &mut grower);
-            if repair(&mut layout, with, solution, &alternatives, rules, rng) {
+            if repair(
+                &mut layout,
+                geometry,
+                &mut grower,
+                solution,
+                &alternatives,
+                rules,
+                rng,
+            ) {
                 rec.emit(|| Event::Repair {
                     cages: layout.to_cages(solution),
                     alternatives: alternatives.len(),
