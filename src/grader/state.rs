@@ -6,6 +6,7 @@ use crate::geometry::{Cell, Digit, Geometry, House};
 use crate::grader::houses::Houses;
 use crate::grader::step::Step;
 use crate::puzzle::Puzzle;
+use std::sync::Arc;
 
 /// Why a board cannot go on: a cell with no candidate, or a digit with no place in a house.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -19,10 +20,9 @@ pub struct Board<'p> {
     candidates: Vec<DigitSet>,
     /// Placed digit per cell (0 = empty).
     placed: Vec<u8>,
-    /// Cells of every house (rows, columns, regions), as sets.
-    house_sets: Vec<CellSet>,
-    /// Cells of every house in order, N per house, for quick scans.
-    house_cells: Vec<Cell>,
+    /// The shape's house tables (shared by every board of the shape on this thread, so a
+    /// board's copies in trials and forcing chains do not copy them).
+    houses: Arc<Houses>,
     /// Cage index of every cell, `usize::MAX` for an uncaged cell.
     cage_of: Vec<usize>,
     /// Counts changes to the candidates; finders remember it to skip work on unchanged cells.
@@ -35,8 +35,6 @@ pub struct Board<'p> {
     house_changed_at: Vec<u32>,
     /// The clock value at each cage's last change (of any of its cells).
     cage_changed_at: Vec<u32>,
-    /// The three houses of every cell.
-    cell_houses: Vec<[u8; 3]>,
     /// Do finders write their reasons (off when only grading, for speed)?
     explaining: bool,
     /// Empty cells left, and their candidates in all (kept as the board changes).
@@ -69,15 +67,13 @@ impl<'p> Board<'p> {
             puzzle,
             candidates: vec![DigitSet::all(n); g.cell_count()],
             placed: vec![0; g.cell_count()],
-            house_sets: houses.sets.to_vec(),
-            house_cells: houses.cells.clone(),
             cage_of,
             clock: 1,
             changed_at: vec![1; g.cell_count()],
             placed_at: vec![0; g.cell_count()],
             house_changed_at: vec![1; g.house_count()],
             cage_changed_at: vec![1; puzzle.cages().len()],
-            cell_houses: houses.of_cell.clone(),
+            houses,
             explaining: true,
             open_cells: g.cell_count(),
             house_open: vec![n as u8; g.house_count()],
@@ -120,13 +116,13 @@ impl<'p> Board<'p> {
     }
     /// Cells of a house as a set.
     pub fn house_set(&self, house: House) -> &CellSet {
-        &self.house_sets[house.as_index()]
+        &self.houses.sets[house.as_index()]
     }
     /// Cells of a house in order (rows left to right, columns top to bottom).
     pub fn house_cells(&self, house: House) -> &[Cell] {
         let n = self.size();
         let h = house.as_index();
-        &self.house_cells[h * n..(h + 1) * n]
+        &self.houses.cells[h * n..(h + 1) * n]
     }
     /// The cage holding a cell, if any (index into `Puzzle::cages`).
     pub fn cage_of(&self, cell: Cell) -> Option<usize> {
@@ -138,7 +134,7 @@ impl<'p> Board<'p> {
         let mut set = CellSet::EMPTY;
         let n = self.size();
         let h = house.as_index();
-        for &c in &self.house_cells[h * n..(h + 1) * n] {
+        for &c in &self.houses.cells[h * n..(h + 1) * n] {
             if self.placed[c.as_index()] == 0 && self.candidates(c).contains(digit) {
                 set.insert(c);
             }
@@ -173,8 +169,8 @@ impl<'p> Board<'p> {
     }
     /// Must these two different cells hold different digits (same row, column, region or cage)?
     pub fn sees(&self, a: Cell, b: Cell) -> bool {
-        let [ra, ca, ga] = self.cell_houses[a.as_index()];
-        let [rb, cb, gb] = self.cell_houses[b.as_index()];
+        let [ra, ca, ga] = self.houses.of_cell[a.as_index()];
+        let [rb, cb, gb] = self.houses.of_cell[b.as_index()];
         a != b
             && (ra == rb
                 || ca == cb
@@ -201,7 +197,7 @@ impl<'p> Board<'p> {
             return true;
         }
         for h in 0..g.house_count() {
-            let set = &self.house_sets[h];
+            let set = &self.houses.sets[h];
             let (mut placed, mut possible) = (DigitSet::EMPTY, DigitSet::EMPTY);
             for c in set.iter() {
                 match self.placed(c) {
@@ -267,7 +263,7 @@ impl<'p> Board<'p> {
         self.clock += 1;
         if self.placed[i] == 0 {
             self.open_cells -= 1;
-            for h in self.cell_houses[i] {
+            for h in self.houses.of_cell[i] {
                 self.house_open[h as usize] -= 1;
             }
             if let Some(k) = self.cage_open.get_mut(self.cage_of[i]) {
@@ -289,7 +285,7 @@ impl<'p> Board<'p> {
         for h in self.geometry().houses_of(cell) {
             let h = h.as_index();
             for j in h * n..(h + 1) * n {
-                let peer = self.house_cells[j];
+                let peer = self.houses.cells[j];
                 if peer != cell {
                     self.strike(peer, digit);
                 }
@@ -323,7 +319,7 @@ impl<'p> Board<'p> {
     }
     /// Stamp the houses and the cage of cell `i` as changed now.
     fn stamp_houses(&mut self, i: usize) {
-        for h in self.cell_houses[i] {
+        for h in self.houses.of_cell[i] {
             self.house_changed_at[h as usize] = self.clock;
         }
         if let Some(at) = self.cage_changed_at.get_mut(self.cage_of[i]) {
