@@ -6,7 +6,7 @@ Usage: scripts/grade_calibration.py [--bin target/release/sudoku-press] [--data 
                                     [--extreme 25] [--cache /tmp/solo-calibration] [--no-hard]
                                     [--solo extra_solo.jsonl ...]
 
-Reproduces the numbers of the grading section of README.md in one command:
+Reproduces the numbers of the grading section of README.md (and docs/grading.md) in one command:
 
     scripts/grade_calibration.py --solo-seed fit,fit2,fit4,fit5 --held-out held
 

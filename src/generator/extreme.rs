@@ -27,9 +27,9 @@
 //! never starts there). An item whose layouts never pass keeps the best puzzle above expert it
 //! met (searchable from its stall first, then by score).
 //!
-//! Measured (seed 31's first 8 items, README "Generator 22"): 6 kept, 2 fallbacks, 27 s of CPU
-//! an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 4 read to an end
-//! (3 and 5 of them), finishes one without a stall and ends one "Unknown" (11.0), so the
+//! Measured (seed 31's first 8 items, docs/grading.md, "Generator 22"): 6 kept, 2 fallbacks,
+//! 27 s of CPU an extreme; of the kept, pencilmark's route has `TRL` steps in 2 of the 4 read to
+//! an end (3 and 5 of them), finishes one without a stall and ends one "Unknown" (11.0), so the
 //! grader's stall is a fair but not an exact stand-in for its own. Seed 32's 8 (generator 22)
 //! showed the chain count matters: the five with one chain carded 10.9-15.3 (median 13.3 for
 //! the 8); generator 23 asks for three, and seed 32's median is 16.9 (seed 31's, 15.25, is
@@ -235,9 +235,10 @@ pub enum Shaped {
 }
 
 /// Top-rung steps a kept extreme's path needs at least ([`needs_top_rung`]). pencilmark's cards
-/// of the extremes made (seeds 31 and 32, README "Generator 23"): the five with one killer forcing
-/// chain 10.9-15.3 (median 11.3); the twelve with three or more 10.8-22.1 (median 17.9, the
-/// lowest two "Unknown": its search gives up; one without a card in 900 s counted lowest).
+/// of the extremes made (seeds 31 and 32, docs/grading.md, "Generator 23"): the five with one
+/// killer forcing chain 10.9-15.3 (median 11.3); the twelve with three or more 10.8-22.1 (median
+/// 17.9, the lowest two "Unknown": its search gives up; one without a card in 900 s counted
+/// lowest).
 pub const MIN_TOP_STEPS: u32 = 3;
 
 /// Does the grader's path lean on the ladder's top rungs: trial, or at least [`MIN_TOP_STEPS`]
@@ -309,7 +310,7 @@ pub fn reach<R: Rng>(
 
 /// A puzzle above expert: its grade, and where the grader's rungs up to expert stall (the board
 /// just before its first extreme-level step), the stand-in for where pencilmark's techniques
-/// stall (our candidates there within 21 of its stall's on 24 routes read; README).
+/// stall (our candidates there within 21 of its stall's on 24 routes read; docs/grading.md).
 pub struct Stall {
     /// The whole grade.
     pub grade: Grade,

@@ -64,7 +64,7 @@ impl Start {
 
     /// The grader's board as it stands (its placements and eliminations): started where our
     /// techniques stall, the search is pencilmark's trial step at its own stall, which its
-    /// route needs to finish (README, "Which routes have a trial step").
+    /// route needs to finish (docs/grading.md, "Which routes have a trial step").
     pub fn at(board: &grader::Board) -> Start {
         let cells = board.geometry().cells();
         let (vals, cand) = cells
