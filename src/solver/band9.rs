@@ -171,9 +171,13 @@ impl State {
                 if d >= 9 {
                     continue;
                 }
-                for e in 0..9 {
-                    st.cand[9 * b + e] &= !(((e != d) as u32) << p);
+                // All nine boards lose the cell (one vector loop), its digit's gets it back
+                // unless an earlier given of that digit took it.
+                let own = st.cand[9 * b + d] & 1 << p;
+                for y in &mut st.cand[9 * b..9 * b + 9] {
+                    *y &= !(1 << p);
                 }
+                st.cand[9 * b + d] |= own;
                 let peers = &PEERS[27 * b + p];
                 for k in 0..3 {
                     st.cand[9 * k + d] &= !peers[k];
