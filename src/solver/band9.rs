@@ -45,6 +45,20 @@ const TRIADS: [u8; 512] = {
     t
 };
 
+/// Per row of nine cells, the row itself when it holds one cell, else 0: a look-up per row
+/// took fewer instructions than clearing the lowest bit (docs/solver-kernel.md, row PL12).
+const SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        if (row as u32).count_ones() == 1 {
+            t[row] = row as u16;
+        }
+        row += 1;
+    }
+    t
+};
+
 /// Per set of open triads (bit `3 * row + box`), the triads on some perfect matching of the
 /// three rows to the three boxes; 0 when there is none. The same holds for the three bands and
 /// three columns of a stack (bit `3 * band + column`).
@@ -413,10 +427,11 @@ impl<'a> Band9<'a> {
             return Err(Contradiction);
         }
         st.cand[i] = x;
-        // Every row is non-empty now: a row is single when clearing its lowest bit empties it.
-        let single = |row: u32| row & ((row & (row - 1) == 0) as u32).wrapping_neg();
-        let rows = single(x & ROW) | single(x >> 9 & ROW) << 9 | single(x >> 18) << 18;
-        let placed = rows & st.unsolved[b];
+        // The unsolved cells alone in their row (a row holding a placed cell holds only it).
+        let y = x & st.unsolved[b];
+        let placed = SINGLE[(y & ROW) as usize] as u32
+            | (SINGLE[(y >> 9 & ROW) as usize] as u32) << 9
+            | (SINGLE[(y >> 18 & ROW) as usize] as u32) << 18;
         if placed == 0 {
             return Ok(());
         }
