@@ -419,10 +419,11 @@ impl<'a> Band9<'a> {
         let (d, b) = (i % 9, i / 9);
         st.touched |= 1 << d;
         let mut x = st.cand[i];
+        // The masks (no-ops on a band's 27 bits) spare the bounds checks.
         let open = TRIADS[(x & ROW) as usize] as usize
             | (TRIADS[(x >> 9 & ROW) as usize] as usize) << 3
-            | (TRIADS[(x >> 18) as usize] as usize) << 6;
-        x &= MATCH[open];
+            | (TRIADS[(x >> 18 & ROW) as usize] as usize) << 6;
+        x &= MATCH[open & 0x1FF];
         if x == 0 {
             return Err(Contradiction);
         }
