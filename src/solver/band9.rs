@@ -162,8 +162,6 @@ struct State {
     unsolved: [u32; 3],
     /// Bands (bit `9 * b + d`) changed since their last update.
     dirty: u32,
-    /// Digits (bit `d`) whose boards changed since the column rules last looked at them.
-    touched: u32,
 }
 
 impl State {
@@ -177,7 +175,6 @@ impl State {
             cand: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: 0,
-            touched: 0,
         };
         for (b, band) in givens.chunks(27).take(3).enumerate() {
             for (p, &v) in band.iter().enumerate() {
@@ -391,17 +388,23 @@ impl<'a> Band9<'a> {
     /// Run every rule to a fixed point.
     #[inline(always)]
     fn propagate(&mut self, st: &mut State) -> Result<(), Contradiction> {
+        // The boards updated since the column rules last ran: their digits are the ones to
+        // look at. It and the queue live in registers, not in the state (PL13).
+        let mut seen = 0;
         loop {
-            while st.dirty != 0 {
-                let i = st.dirty.trailing_zeros() as usize;
-                st.dirty &= st.dirty - 1;
-                Self::update(st, i)?;
+            let mut dirty = std::mem::take(&mut st.dirty);
+            while dirty != 0 {
+                seen |= dirty;
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                dirty |= Self::update(st, i)?;
             }
             Self::naked_singles(st)?;
             if st.dirty != 0 {
                 continue;
             }
-            Self::columns(st)?;
+            Self::columns(st, (seen | seen >> 9 | seen >> 18) & 0x1FF)?;
+            seen = 0;
             if st.dirty != 0 {
                 continue;
             }
@@ -413,11 +416,10 @@ impl<'a> Band9<'a> {
     }
 
     /// The full update of band `i`: keep the cells on a row-to-box matching, then place the
-    /// digit in every row left with one unsolved cell.
+    /// digit in every row left with one unsolved cell. Returns the other bands it changed.
     #[inline(always)]
-    fn update(st: &mut State, i: usize) -> Result<(), Contradiction> {
+    fn update(st: &mut State, i: usize) -> Result<u32, Contradiction> {
         let (d, b) = (i % 9, i / 9);
-        st.touched |= 1 << d;
         let mut x = st.cand[i];
         // The masks (no-ops on a band's 27 bits) spare the bounds checks.
         let open = TRIADS[(x & ROW) as usize] as usize
@@ -434,7 +436,7 @@ impl<'a> Band9<'a> {
             | (SINGLE[(y >> 9 & ROW) as usize] as u32) << 9
             | (SINGLE[(y >> 18 & ROW) as usize] as u32) << 18;
         if placed == 0 {
-            return Ok(());
+            return Ok(0);
         }
         st.unsolved[b] &= !placed;
         // Branch-free over the digits of the band and the bands of the digit, then the digit's own
@@ -453,8 +455,7 @@ impl<'a> Band9<'a> {
             dirty |= ((y & gone != 0) as u32) << j;
         }
         st.cand[i] = x;
-        st.dirty |= dirty & !(1 << i);
-        Ok(())
+        Ok(dirty & !(1 << i))
     }
 
     /// Place every cell with one candidate; fails on a cell with none.
@@ -485,12 +486,11 @@ impl<'a> Band9<'a> {
         Ok(())
     }
 
-    /// Per digit, the column rules: in each stack the (band, column) pairs it may use must hold
+    /// Per digit of `digits`, the column rules: in each stack the (band, column) pairs it may use must hold
     /// a perfect matching (box-column locked candidates both ways), and a column left with one
     /// cell places it. Fails on a stack with no matching.
     #[inline(always)]
-    fn columns(st: &mut State) -> Result<(), Contradiction> {
-        let mut digits = std::mem::take(&mut st.touched);
+    fn columns(st: &mut State, mut digits: u32) -> Result<(), Contradiction> {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
