@@ -176,9 +176,12 @@ impl State {
             unsolved: [BAND; 3],
             dirty: 0,
         };
-        for (b, band) in givens.chunks(27).take(3).enumerate() {
-            for (p, &v) in band.iter().enumerate() {
-                let d = v.wrapping_sub(1) as usize;
+        for (b, band) in givens.chunks_exact(27).take(3).enumerate() {
+            let mut filled = filled(band);
+            while filled != 0 {
+                let p = filled.trailing_zeros() as usize;
+                filled &= filled - 1;
+                let d = band[p].wrapping_sub(1) as usize;
                 if d >= 9 {
                     continue;
                 }
@@ -208,6 +211,22 @@ impl State {
         self.cand[i] &= !ROW_REST[p];
         self.dirty |= 1 << i;
     }
+}
+
+/// The cells (bit `p`) of a band's 27 values that are not 0, eight bytes at a time: a test
+/// per cell mispredicted about once per given (callgrind's branch model: 28 a puzzle; PL14).
+#[inline(always)]
+fn filled(band: &[u8]) -> u32 {
+    let word = |k: usize| {
+        let w = u64::from_le_bytes(band[k..k + 8].try_into().expect("eight bytes"));
+        // The top bit of each byte that is not 0, then those eight bits gathered in the top
+        // byte by one multiplication (no two partial products meet).
+        let high =
+            ((w & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F | w) & 0x8080_8080_8080_8080;
+        ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    };
+    // Bytes 19..27 overlap 16..24: the same cells, the same bits.
+    word(0) | word(8) << 8 | word(16) << 16 | word(19) << 19
 }
 
 /// The boards among the nine of a band (bit `d` for `boards[d]`) that hold a cell of `cells`.
