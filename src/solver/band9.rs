@@ -634,11 +634,10 @@ impl<'a> Band9<'a> {
                 twos |= ones & w;
                 ones |= w;
             }
-            (threes, fours)
+            (ones, threes, fours)
         };
-        let (reach3, reach4) = count(open);
-        let (forced3, forced4) = count(forced);
-        let all = open.iter().fold(0, |m, &w| m | w);
+        let (all, reach3, reach4) = count(open);
+        let (_, forced3, forced4) = count(forced);
         if all & !reach3 != 0 || forced4 != 0 {
             return Err(Contradiction);
         }
