@@ -284,7 +284,7 @@ pub(crate) enum Isa {
     Portable,
     /// x86-64 with POPCNT, BMI1, BMI2 and LZCNT, used once the CPU reports all four.
     #[cfg(target_arch = "x86_64")]
-    Bmi,
+    Avx2,
 }
 
 /// Set (to anything) to keep the search on the portable copy, e.g. to compare the two.
@@ -300,20 +300,21 @@ impl Isa {
                 return Isa::Portable;
             }
             #[cfg(target_arch = "x86_64")]
-            if Isa::has_bmi() {
-                return Isa::Bmi;
+            if Isa::has_avx2() {
+                return Isa::Avx2;
             }
             Isa::Portable
         })
     }
 
-    /// True when the CPU has every feature `search_bmi` is compiled for.
+    /// True when the CPU has every feature `search_avx2` is compiled for.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn has_bmi() -> bool {
+    pub(crate) fn has_avx2() -> bool {
         is_x86_feature_detected!("popcnt")
             && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2")
             && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("avx2")
     }
 }
 
@@ -332,30 +333,32 @@ impl Kernel for Portable {
     }
 }
 
-/// The copy compiled for POPCNT and BMI.
+/// The copy compiled for POPCNT, BMI and AVX2.
 #[cfg(target_arch = "x86_64")]
-struct Bmi;
+struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-impl Kernel for Bmi {
+impl Kernel for Avx2 {
     #[inline(always)]
     fn search(search: &mut Band9<'_>, st: &mut State) -> bool {
-        // SAFETY: a `Bmi` search is only started by `Band9::run_on`, once `Isa::has_bmi` saw
-        // the CPU report every feature `search_bmi` enables; below that, `Bmi::search` is only
-        // called from inside `search_bmi` itself.
-        unsafe { search_bmi(search, st) }
+        // SAFETY: a `Avx2` search is only started by `Band9::run_on`, once `Isa::has_avx2` saw
+        // the CPU report every feature `search_avx2` enables; below that, `Avx2::search` is only
+        // called from inside `search_avx2` itself.
+        unsafe { search_avx2(search, st) }
     }
 }
 
 /// The whole search below `st` (propagation, choice and the loop over the children are inlined
-/// here) compiled with POPCNT for the branching scores and BMI (TZCNT, BLSR, ANDN) for the bit
-/// loops: 8-9% fewer instructions, 3-6% more puzzles a CPU second. AVX2 on top made it slower
-/// (its vectorised digit loops). docs/solver-kernel.md, rows PL4 and PL5.
+/// here) compiled with POPCNT for the branching scores, BMI (TZCNT, BLSR, ANDN) for the bit
+/// loops and AVX2 for the loops over boards: BMI alone took 8-9% fewer instructions than the
+/// portable copy, 3-6% more puzzles a CPU second (PL5). AVX2 on top was slower while the digit
+/// loops were written otherwise (PL4); on today's kernel it takes 6% fewer instructions and
+/// 2-3% more puzzles a second on top1465 and its extremes (PL16).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-fn search_bmi(search: &mut Band9<'_>, st: &mut State) -> bool {
-    search.descend::<Bmi>(st)
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+fn search_avx2(search: &mut Band9<'_>, st: &mut State) -> bool {
+    search.descend::<Avx2>(st)
 }
 
 /// One 9x9 plain search: the budget and the solutions found.
@@ -391,7 +394,7 @@ impl<'a> Band9<'a> {
             match isa {
                 // Checked here too, so no caller can start the copy on a CPU without it.
                 #[cfg(target_arch = "x86_64")]
-                Isa::Bmi if Isa::has_bmi() => Bmi::search(&mut search, &mut st),
+                Isa::Avx2 if Isa::has_avx2() => Avx2::search(&mut search, &mut st),
                 _ => Portable::search(&mut search, &mut st),
             };
         }
@@ -787,8 +790,8 @@ mod tests {
         #[allow(unused_mut)]
         let mut paths = vec![Isa::Portable];
         #[cfg(target_arch = "x86_64")]
-        if Isa::has_bmi() {
-            paths.push(Isa::Bmi);
+        if Isa::has_avx2() {
+            paths.push(Isa::Avx2);
         }
         paths
     }
