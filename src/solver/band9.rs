@@ -222,7 +222,7 @@ fn filled(band: &[u8]) -> u32 {
         // The top bit of each byte that is not 0, then those eight bits gathered in the top
         // byte by one multiplication (no two partial products meet).
         let high =
-            ((w & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F | w) & 0x8080_8080_8080_8080;
+            (((w & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F) | w) & 0x8080_8080_8080_8080;
         ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
     };
     // Bytes 19..27 overlap 16..24: the same cells, the same bits.
