@@ -663,8 +663,9 @@ impl<'a> Band9<'a> {
                 *ones |= x;
             }
         }
-        let mut best = None;
-        let mut best_score = 0;
+        // The best as `score << 7 | (127 - cell)`, so that a plain maximum (no branch to
+        // mispredict) keeps the first cell of the best score; 0 while there is none.
+        let mut best = 0;
         for b in 0..3 {
             let mut pairs = st.unsolved[b] & !counts[b][2];
             while pairs != 0 {
@@ -681,13 +682,12 @@ impl<'a> Band9<'a> {
                 };
                 let score =
                     1 + (hit(0) as u64 | (hit(1) as u64) << 27).count_ones() + hit(2).count_ones();
-                if score > best_score {
-                    (best, best_score) = (Some((b, p)), score);
-                }
+                best = best.max(score << 7 | (127 - (27 * b + p) as u32));
             }
         }
-        if best.is_some() {
-            return best;
+        if best != 0 {
+            let cell = 127 - (best & 127) as usize;
+            return Some((cell / 27, cell % 27));
         }
         Self::fewest(st)
     }
