@@ -483,6 +483,9 @@ impl<'a> Band9<'a> {
     /// Place every cell with one candidate; fails on a cell with none.
     #[inline(always)]
     fn naked_singles(st: &mut State) -> Result<(), Contradiction> {
+        // The three bands counted first, then one test each for an empty cell and for a
+        // single: a test per band mispredicted (callgrind's branch model; PL17).
+        let (mut empty, mut singles) = (0, [0u32; 3]);
         for b in 0..3 {
             let (mut ones, mut twos) = (0, 0);
             for d in 0..9 {
@@ -490,14 +493,16 @@ impl<'a> Band9<'a> {
                 twos |= ones & x;
                 ones |= x;
             }
-            let u = st.unsolved[b];
-            if u & !ones != 0 {
-                return Err(Contradiction);
-            }
-            let singles = u & !twos;
-            if singles != 0 {
+            empty |= st.unsolved[b] & !ones;
+            singles[b] = st.unsolved[b] & !twos;
+        }
+        if empty != 0 {
+            return Err(Contradiction);
+        }
+        if singles[0] | singles[1] | singles[2] != 0 {
+            for b in 0..3 {
                 for d in 0..9 {
-                    let mut s = st.cand[9 * b + d] & singles;
+                    let mut s = st.cand[9 * b + d] & singles[b];
                     while s != 0 {
                         st.assign(d, b, s.trailing_zeros() as usize);
                         s &= s - 1;
