@@ -470,12 +470,14 @@ impl<'a> Band9<'a> {
         }
         let cols = (placed | placed >> 9 | placed >> 18) & ROW;
         let gone = cols * COLUMNS;
+        let mut hit = 0;
         for b2 in 0..3 {
             let j = 9 * b2 + d;
             let y = st.cand[j];
             st.cand[j] = y & !gone;
-            dirty |= ((y & gone != 0) as u32) << j;
+            hit |= ((y & gone != 0) as u32) << (9 * b2);
         }
+        dirty |= hit << d;
         st.cand[i] = x;
         Ok(dirty & !(1 << i))
     }
