@@ -527,14 +527,14 @@ impl<'a> Band9<'a> {
             if (x[0] & st.unsolved[0]) | (x[1] & st.unsolved[1]) | (x[2] & st.unsolved[2]) == 0 {
                 continue;
             }
-            let (mut ones, mut twos, mut cols) = (0, 0, [0u32; 3]);
+            // The columns with two or more cells: two rows of a band, or two bands.
+            let (mut twos, mut cols) = (0, [0u32; 3]);
             for b in 0..3 {
-                for row in [x[b] & ROW, x[b] >> 9 & ROW, x[b] >> 18] {
-                    twos |= ones & row;
-                    ones |= row;
-                    cols[b] |= row;
-                }
+                let (r0, r1, r2) = (x[b] & ROW, x[b] >> 9 & ROW, x[b] >> 18);
+                cols[b] = r0 | r1 | r2;
+                twos |= r0 & r1 | (r0 | r1) & r2;
             }
+            twos |= cols[0] & cols[1] | (cols[0] | cols[1]) & cols[2];
             let mut allowed = [0u32; 3];
             for s in [0, 3, 6] {
                 let open = (cols[0] >> s & 7) | (cols[1] >> s & 7) << 3 | (cols[2] >> s & 7) << 6;
