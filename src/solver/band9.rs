@@ -32,28 +32,22 @@ const COLUMNS: u32 = 1 | 1 << 9 | 1 << 18;
 /// The first cell of each triad (three cells of a row in one box) of a band.
 const TRIAD_HEADS: u32 = 0x49 * COLUMNS;
 
-/// Per row of nine cells, the boxes (three bits) where it has a cell.
-const TRIADS: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut row = 0;
-    while row < 512 {
-        t[row] = ((row & 7 != 0) as u8)
-            | ((row >> 3 & 7 != 0) as u8) << 1
-            | ((row >> 6 != 0) as u8) << 2;
-        row += 1;
-    }
-    t
-};
-
-/// Per row of nine cells, the row itself when it holds one cell, else 0: a look-up per row
-/// took fewer instructions than clearing the lowest bit (docs/solver-kernel.md, row PL12).
-const SINGLE: [u16; 512] = {
+/// Per row of nine cells: the row itself when it holds one cell, else 0 (bits 0..9), and the
+/// boxes where it has a cell (bits 9..12). One look-up a row serves both halves of a band's
+/// update (docs/solver-kernel.md, rows PL12 and PL18).
+const ROWS: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut row = 0;
     while row < 512 {
-        if (row as u32).count_ones() == 1 {
-            t[row] = row as u16;
-        }
+        let single = if (row as u32).count_ones() == 1 {
+            row
+        } else {
+            0
+        };
+        let boxes = (row & 7 != 0) as usize
+            | ((row >> 3 & 7 != 0) as usize) << 1
+            | ((row >> 6 != 0) as usize) << 2;
+        t[row] = (single | boxes << 9) as u16;
         row += 1;
     }
     t
@@ -442,21 +436,25 @@ impl<'a> Band9<'a> {
     #[inline(always)]
     fn update(st: &mut State, i: usize) -> Result<u32, Contradiction> {
         let (d, b) = (i % 9, i / 9);
-        let mut x = st.cand[i];
+        let before = st.cand[i];
         // The masks (no-ops on a band's 27 bits) spare the bounds checks.
-        let open = TRIADS[(x & ROW) as usize] as usize
-            | (TRIADS[(x >> 9 & ROW) as usize] as usize) << 3
-            | (TRIADS[(x >> 18 & ROW) as usize] as usize) << 6;
-        x &= MATCH[open & 0x1FF];
+        let rows =
+            |x: u32| [x & ROW, x >> 9 & ROW, x >> 18 & ROW].map(|row| ROWS[row as usize] as u32);
+        let [r0, r1, r2] = rows(before);
+        let open = (r0 >> 9 | (r1 >> 9) << 3 | (r2 >> 9) << 6) as usize;
+        let x = before & MATCH[open & 0x1FF];
         if x == 0 {
             return Err(Contradiction);
         }
-        st.cand[i] = x;
-        // The unsolved cells alone in their row (a row holding a placed cell holds only it).
-        let y = x & st.unsolved[b];
-        let placed = SINGLE[(y & ROW) as usize] as u32
-            | (SINGLE[(y >> 9 & ROW) as usize] as u32) << 9
-            | (SINGLE[(y >> 18 & ROW) as usize] as u32) << 18;
+        // The rows left with one cell; looked up again only when the matching took cells.
+        let [r0, r1, r2] = if x == before {
+            [r0, r1, r2]
+        } else {
+            st.cand[i] = x;
+            rows(x)
+        };
+        // The unsolved ones (a row holding a placed cell holds only it).
+        let placed = ((r0 & ROW) | (r1 & ROW) << 9 | (r2 & ROW) << 18) & st.unsolved[b];
         if placed == 0 {
             return Ok(0);
         }
