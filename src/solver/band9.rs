@@ -110,8 +110,9 @@ const MATCH: [u32; 512] = {
 };
 
 /// Per cell of a band, the other cells of its row: placing a digit keeps only the cell there.
-const ROW_REST: [u32; 27] = {
-    let mut t = [0u32; 27];
+/// Padded to 32 entries so that an index from `trailing_zeros` needs no bounds check.
+const ROW_REST: [u32; 32] = {
+    let mut t = [0u32; 32];
     let mut p = 0;
     while p < 27 {
         t[p] = (ROW << (p / 9 * 9)) & !(1 << p);
