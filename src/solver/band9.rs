@@ -514,9 +514,9 @@ impl<'a> Band9<'a> {
         Ok(())
     }
 
-    /// Per digit of `digits`, the column rules: in each stack the (band, column) pairs it may use must hold
-    /// a perfect matching (box-column locked candidates both ways), and a column left with one
-    /// cell places it. Fails on a stack with no matching.
+    /// Per digit of `digits`, the column rules: in each stack the (band, column) pairs it may use
+    /// must hold a perfect matching (box-column locked candidates both ways), and a column left
+    /// with one cell places it. Fails on a stack with no matching.
     #[inline(always)]
     fn columns(st: &mut State, mut digits: u32) -> Result<(), Contradiction> {
         while digits != 0 {
