@@ -68,7 +68,6 @@ impl Edits {
 
 /// What a repair's edits are drawn on and scored against, fixed for the whole repair (every edit
 /// scored is reverted).
-#[derive(Copy, Clone)]
 struct Setting<'a> {
     geometry: &'a Geometry,
     solution: &'a Grid,

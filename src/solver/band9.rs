@@ -277,7 +277,7 @@ pub(crate) fn fits(tables: &Tables) -> bool {
 pub(crate) enum Isa {
     /// What the build targets (baseline x86-64: SSE2), on any CPU.
     Portable,
-    /// x86-64 with POPCNT, BMI1, BMI2 and LZCNT, used once the CPU reports all four.
+    /// x86-64 with POPCNT, BMI1, BMI2, LZCNT and AVX2, used once the CPU reports all five.
     #[cfg(target_arch = "x86_64")]
     Avx2,
 }
@@ -337,7 +337,7 @@ struct Avx2;
 impl Kernel for Avx2 {
     #[inline(always)]
     fn search(search: &mut Band9<'_>, st: &mut State) -> bool {
-        // SAFETY: a `Avx2` search is only started by `Band9::run_on`, once `Isa::has_avx2` saw
+        // SAFETY: an `Avx2` search is only started by `Band9::run_on`, once `Isa::has_avx2` saw
         // the CPU report every feature `search_avx2` enables; below that, `Avx2::search` is only
         // called from inside `search_avx2` itself.
         unsafe { search_avx2(search, st) }
